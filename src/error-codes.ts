@@ -1,0 +1,27 @@
+/**
+ * The `code` values of every Error body the simulator sends. The
+ * specification leaves the allowed values unshown; these are the simulator's
+ * stable, snake_case choice.
+ */
+export const ErrorCode = {
+  /** 401: the bearer key is missing, malformed or not accepted. */
+  Unauthorized: 'unauthorized',
+  /** 400: the path id of a cancel is not a decimal int64. */
+  InvalidOrderId: 'invalid_order_id',
+  /** 404: no order has the given id. */
+  OrderNotFound: 'order_not_found',
+  /** 409: the order has already shipped. */
+  OrderAlreadyShipped: 'order_already_shipped',
+  /** 409: the order is in another state that is not pending (already cancelled). */
+  OrderNotPending: 'order_not_pending',
+  /** 404: the scenario declares no pet with the given id. */
+  PetNotFound: 'pet_not_found',
+  /** 404: no operation lives at this path. */
+  NotFound: 'not_found',
+  /** 405: the path exists but not with this method. */
+  MethodNotAllowed: 'method_not_allowed',
+  /** 500: the simulator failed unexpectedly. */
+  InternalError: 'internal_error',
+} as const
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

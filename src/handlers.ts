@@ -1,0 +1,115 @@
+import { http, type HttpHandler } from 'msw'
+import { ApiError, toErrorResponse } from './api-error.js'
+import { assertAuthorized } from './auth.js'
+import { ErrorCode } from './error-codes.js'
+import type { AfterCancel } from './glossary.js'
+import { parseInt64 } from './int64.js'
+import type { OrderStore } from './order-store.js'
+import { matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
+import { serializeOrders } from './serialize-orders.js'
+
+/** What the handlers read from the simulator on every request. */
+export interface HandlerContext {
+  base: ApiBase
+  store: OrderStore
+  /** The active scenario's settings; replaced as a whole on reset. */
+  settings(): {
+    acceptedKeys: ReadonlySet<string>
+    exposeStatus: boolean
+    afterCancel: AfterCancel
+    /** JSON bodies of the scenario's pets, by petId. */
+    petBodies: ReadonlyMap<string, string>
+  }
+  /** `Deprecation` and `Sunset` headers of the deprecated pets operation. */
+  deprecationHeaders: Readonly<Record<string, string>>
+}
+
+type Params = { param: string }
+type Resolver = (args: { request: Request; param: string }) => Response
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' }
+
+/** Quotes a client-supplied value for an error message, cut short when long. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+}
+
+/**
+ * Builds one msw handler for an operation. Every failure, expected or not,
+ * leaves as an Error body: msw's own answer to a throwing resolver would be
+ * a 500 that exposes the stack.
+ */
+function operation(base: ApiBase, id: OperationId, resolve: Resolver, errorHeaders: Readonly<Record<string, string>> = {}): HttpHandler {
+  const method = OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get
+  return method<Params>(
+    ({ request }) => {
+      const match = matchRoute(new URL(request.url), base)
+      return match?.operation === id ? { matches: true, params: { param: match.param ?? '' } } : false
+    },
+    ({ request, params }) => {
+      try {
+        return resolve({ request, param: params.param })
+      } catch (error) {
+        return toErrorResponse(error, errorHeaders)
+      }
+    },
+  )
+}
+
+/**
+ * The msw handlers of the Petstore Orders Service: list orders, cancel an
+ * order, and the deprecated get-pet operation.
+ */
+export function createHandlers(context: HandlerContext): HttpHandler[] {
+  const { base, store } = context
+
+  const listOrders = operation(base, 'listOrders', ({ request }) => {
+    const settings = context.settings()
+    assertAuthorized(request, settings.acceptedKeys)
+    return new Response(serializeOrders(store.all(), settings.exposeStatus), { status: 200, headers: JSON_HEADERS })
+  })
+
+  const cancelOrder = operation(base, 'cancelOrder', ({ request, param }) => {
+    const settings = context.settings()
+    assertAuthorized(request, settings.acceptedKeys)
+    const id = parseInt64(param)
+    if (id === null) {
+      throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`)
+    }
+    // No await from here on: the check and the change happen in one turn,
+    // so concurrent cancels of one order see exactly one 204.
+    const order = store.find(id)
+    if (order === undefined) {
+      throw new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
+    }
+    if (order.status === 'shipped') {
+      throw new ApiError(409, ErrorCode.OrderAlreadyShipped, `Order ${id} has already shipped and cannot be cancelled.`)
+    }
+    if (order.status !== 'pending') {
+      throw new ApiError(409, ErrorCode.OrderNotPending, `Order ${id} is ${order.status}; only a pending order can be cancelled.`)
+    }
+    if (settings.afterCancel === 'remove') {
+      store.remove(id)
+    } else {
+      store.setStatus(id, 'cancelled')
+    }
+    return new Response(null, { status: 204 })
+  })
+
+  const getPetById = operation(
+    base,
+    'getPetById',
+    ({ request, param }) => {
+      const settings = context.settings()
+      assertAuthorized(request, settings.acceptedKeys)
+      const body = settings.petBodies.get(param)
+      if (body === undefined) {
+        throw new ApiError(404, ErrorCode.PetNotFound, `Pet ${quote(param)} was not found in this scenario.`)
+      }
+      return new Response(body, { status: 200, headers: { ...context.deprecationHeaders, ...JSON_HEADERS } })
+    },
+    context.deprecationHeaders,
+  )
+
+  return [listOrders, cancelOrder, getPetById]
+}

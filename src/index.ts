@@ -1,0 +1,16 @@
+// The simulator: one instance per test file, suite or server.
+export { createSimulator, DEFAULT_DEPRECATION } from './simulator.js'
+export type { ResetOptions, Simulator, SimulatorOptions, SimulatorState } from './simulator.js'
+
+// The wire contract and its error codes.
+export { ErrorCode } from './error-codes.js'
+export { default as openApiDocument } from './contract/openapi.json' with { type: 'json' }
+
+// Scenarios: the built-in ones, and reading your own.
+export { BUILTIN_SCENARIOS, type BuiltinScenarioName } from './scenario/builtin-scenarios.js'
+export { loadScenarioFile, MAX_SCENARIO_FILE_BYTES } from './scenario/load-scenario.js'
+export { parseScenario, MAX_ORDERS } from './scenario/parse-scenario.js'
+export { isScenarioError, ScenarioError } from './scenario/scenario-error.js'
+
+// Shared types.
+export type { AfterCancel, DeprecationDates, ErrorBody, Int64, JsonValue, Order, OrderGenerator, OrderStatus, Scenario } from './glossary.js'

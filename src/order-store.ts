@@ -1,0 +1,89 @@
+import { drop, factory, nullable, primaryKey } from '@mswjs/data'
+import type { Order, OrderStatus } from './glossary.js'
+import { int64Value, type Int64Key } from './int64.js'
+
+/**
+ * An order as stored: ids are canonical decimal strings so that the whole
+ * int64 range compares exactly. Absent optional fields are `null`.
+ */
+export interface OrderRecord {
+  id: Int64Key
+  petId: Int64Key | null
+  quantity: number | null
+  shipDate: string | null
+  complete: boolean | null
+  status: OrderStatus
+}
+
+/**
+ * The @mswjs/data order model. This is the only place that knows its schema.
+ * @note In a browser, @mswjs/data mirrors every database to same-origin tabs
+ * over a BroadcastChannel; each simulator gets its own database, so two
+ * simulators in one page never share orders.
+ */
+function createOrderDb() {
+  return factory({
+    order: {
+      id: primaryKey(String),
+      petId: nullable<string>(() => null),
+      quantity: nullable<number>(() => null),
+      shipDate: nullable<string>(() => null),
+      complete: nullable<boolean>(() => null),
+      status: String,
+    },
+  })
+}
+
+export interface OrderStore {
+  /** Replaces every order with `records`, in this order. */
+  replaceAll(records: readonly OrderRecord[]): void
+  /** Every order, in insertion order. */
+  all(): OrderRecord[]
+  find(id: Int64Key): OrderRecord | undefined
+  setStatus(id: Int64Key, status: OrderStatus): void
+  remove(id: Int64Key): void
+}
+
+type OrderEntity = Omit<OrderRecord, 'status'> & { status: string }
+
+function toRecord(entity: OrderEntity): OrderRecord {
+  // The store only ever receives statuses from checked scenarios and the cancel rule.
+  return { id: entity.id, petId: entity.petId, quantity: entity.quantity, shipDate: entity.shipDate, complete: entity.complete, status: entity.status as OrderStatus }
+}
+
+/** Creates an empty, independent order store. */
+export function createOrderStore(): OrderStore {
+  const db = createOrderDb()
+  const byId = (id: Int64Key) => ({ where: { id: { equals: id } } })
+  return {
+    replaceAll(records) {
+      drop(db)
+      for (const record of records) {
+        db.order.create({ ...record })
+      }
+    },
+    all() {
+      return db.order.getAll().map((entity) => toRecord(entity))
+    },
+    find(id) {
+      const entity = db.order.findFirst(byId(id))
+      return entity === null ? undefined : toRecord(entity)
+    },
+    setStatus(id, status) {
+      db.order.update({ ...byId(id), data: { status } })
+    },
+    remove(id) {
+      db.order.delete(byId(id))
+    },
+  }
+}
+
+/** The public form of a stored order: absent fields left out, ids as numbers where exact. */
+export function toOrder(record: OrderRecord): Order {
+  const order: Order = { id: int64Value(record.id), status: record.status }
+  if (record.petId !== null) order.petId = int64Value(record.petId)
+  if (record.quantity !== null) order.quantity = record.quantity
+  if (record.shipDate !== null) order.shipDate = record.shipDate
+  if (record.complete !== null) order.complete = record.complete
+  return order
+}

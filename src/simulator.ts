@@ -1,0 +1,184 @@
+import type { HttpHandler } from 'msw'
+import { stringify } from 'lossless-json'
+import type { AfterCancel, DeprecationDates, Order, Scenario } from './glossary.js'
+import { createHandlers, type HandlerContext } from './handlers.js'
+import { createOrderStore, toOrder, type OrderRecord } from './order-store.js'
+import { parseApiBase } from './routes.js'
+import { resolveScenario } from './scenario/load-scenario.js'
+import { materializeOrders } from './scenario/materialize-orders.js'
+
+export interface SimulatorOptions {
+  /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
+  scenario?: string | Scenario
+  /** Replaces the seed of the scenario's order generator. */
+  seed?: number
+  /**
+   * Where the API lives. A path (default `"/v1"`) matches it on any origin,
+   * so both production and staging addresses are intercepted; an absolute URL
+   * such as `"https://api.petstore.example/v1"` pins one origin.
+   */
+  baseUrl?: string
+  /** Send each order's `status` in the list. Overrides the scenario's own setting. */
+  exposeStatus?: boolean
+  /** `"keep"` a cancelled order in the list, or `"remove"` it. Overrides the scenario's own setting. */
+  afterCancel?: AfterCancel
+  /** The dates the deprecated pets operation announces. */
+  deprecation?: Partial<Record<keyof DeprecationDates, Date | string>>
+}
+
+export interface ResetOptions {
+  /** Replaces the seed of the scenario's order generator from now on. */
+  seed?: number
+}
+
+/** A snapshot of what a simulator is serving. */
+export interface SimulatorState {
+  scenario: { name: string; description: string; source: string; apiKeys: string[] }
+  seed: number | null
+  options: { baseUrl: string; exposeStatus: boolean; afterCancel: AfterCancel; deprecation: DeprecationDates }
+  orders: Order[]
+}
+
+export interface Simulator {
+  /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. */
+  readonly handlers: readonly HttpHandler[]
+  /**
+   * Puts every order back to the initial state of a scenario: the current one
+   * when none is given. A scenario that fails to load leaves the state as it was.
+   */
+  reset(scenario?: string | Scenario, options?: ResetOptions): void
+  /** The current orders, status included, in list order. */
+  orders(): Order[]
+  /** What the simulator serves now: scenario, options and orders. */
+  state(): SimulatorState
+}
+
+/** Defaults for the dates the specification does not give. */
+export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string>> = {
+  deprecatedAt: '2026-01-01T00:00:00Z',
+  sunsetAt: '2027-01-01T00:00:00Z',
+}
+
+interface ActiveScenario {
+  scenario: Scenario
+  source: string
+  seed: number | undefined
+  initialOrders: readonly OrderRecord[]
+  settings: ReturnType<HandlerContext['settings']>
+}
+
+function fail(problem: string): never {
+  throw new TypeError(`Failed to create the simulator: ${problem}`)
+}
+
+function checkSeed(seed: unknown): number | undefined {
+  if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
+    fail(`seed must be a whole number of 0 or more, got ${String(seed)}.`)
+  }
+  return seed
+}
+
+function toDate(value: Date | string, name: string): Date {
+  const date = typeof value === 'string' ? new Date(value) : value
+  if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
+    fail(`deprecation.${name} must be a valid date, got ${String(value)}.`)
+  }
+  return date
+}
+
+function deprecationHeaders(dates: DeprecationDates): Record<string, string> {
+  return {
+    // RFC 9745: a structured-field date, "@" then seconds since the epoch.
+    Deprecation: `@${Math.floor(dates.deprecatedAt.getTime() / 1000)}`,
+    // RFC 8594: an HTTP-date.
+    Sunset: dates.sunsetAt.toUTCString(),
+  }
+}
+
+/**
+ * Creates an independent simulator of the Petstore Orders Service: its own
+ * orders, keys and handlers. Two simulators never see each other's state.
+ *
+ * @example
+ * const sim = createSimulator({ scenario: 'pending' })
+ * const server = setupServer(...sim.handlers)
+ * server.listen()
+ * await fetch('https://api.petstore.example/v1/store/orders/1', {
+ *   method: 'DELETE',
+ *   headers: { Authorization: 'Bearer petstore-test-key' },
+ * }) // 204
+ * sim.orders()[0].status // 'cancelled'
+ */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const baseUrl = options.baseUrl ?? '/v1'
+  let base
+  try {
+    base = parseApiBase(baseUrl)
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error))
+  }
+  if (options.afterCancel !== undefined && options.afterCancel !== 'keep' && options.afterCancel !== 'remove') {
+    fail(`afterCancel must be "keep" or "remove", got ${String(options.afterCancel)}.`)
+  }
+  const deprecation: DeprecationDates = {
+    deprecatedAt: toDate(options.deprecation?.deprecatedAt ?? DEFAULT_DEPRECATION.deprecatedAt, 'deprecatedAt'),
+    sunsetAt: toDate(options.deprecation?.sunsetAt ?? DEFAULT_DEPRECATION.sunsetAt, 'sunsetAt'),
+  }
+
+  function activate(scenario: Scenario, source: string, seed: number | undefined): ActiveScenario {
+    const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, stringify(pet) ?? 'null']))
+    return {
+      scenario,
+      source,
+      seed,
+      initialOrders: materializeOrders(scenario, source, seed),
+      settings: {
+        acceptedKeys: new Set(scenario.apiKeys),
+        exposeStatus: options.exposeStatus ?? scenario.exposeStatus ?? false,
+        afterCancel: options.afterCancel ?? scenario.afterCancel ?? 'keep',
+        petBodies,
+      },
+    }
+  }
+
+  const store = createOrderStore()
+  function load(input: string | Scenario, seed: number | undefined): ActiveScenario {
+    const { scenario, source } = resolveScenario(input)
+    return activate(scenario, source, seed)
+  }
+
+  let active = load(options.scenario ?? 'default', checkSeed(options.seed))
+  store.replaceAll(active.initialOrders)
+
+  const handlers = createHandlers({
+    base,
+    store,
+    settings: () => active.settings,
+    deprecationHeaders: deprecationHeaders(deprecation),
+  })
+
+  return {
+    handlers,
+    reset(scenario, resetOptions = {}) {
+      const seed = resetOptions.seed === undefined ? active.seed : checkSeed(resetOptions.seed)
+      // Load fully before touching the store: a bad scenario changes nothing.
+      const next =
+        scenario !== undefined ? load(scenario, seed)
+        : seed !== active.seed ? activate(active.scenario, active.source, seed)
+        : active
+      store.replaceAll(next.initialOrders)
+      active = next
+    },
+    orders() {
+      return store.all().map(toOrder)
+    },
+    state() {
+      return {
+        scenario: { name: active.scenario.name, description: active.scenario.description, source: active.source, apiKeys: [...active.scenario.apiKeys] },
+        seed: active.seed ?? null,
+        options: { baseUrl, exposeStatus: active.settings.exposeStatus, afterCancel: active.settings.afterCancel, deprecation: { ...deprecation } },
+        orders: store.all().map(toOrder),
+      }
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js'
+import { expectResponseMatchesContract, findOperation } from './contract.js'
+
+/** The production address of the spec; any origin with /v1 is intercepted by default. */
+export const API = 'https://api.petstore.example/v1'
+export const KEY = 'petstore-test-key'
+
+export interface CallOptions {
+  /** The bearer key to send; `null` sends no Authorization header. Default: the test key. */
+  key?: string | null
+  /** A raw Authorization header value, sent as is (wins over `key`). */
+  authorization?: string
+  /** The base address to call instead of `API`. */
+  base?: string
+}
+
+export interface ApiCall {
+  status: number
+  headers: Headers
+  text: string
+  json(): unknown
+}
+
+export interface Harness {
+  sim: Simulator
+  request(method: string, path: string, options?: CallOptions): Promise<ApiCall>
+  list(options?: CallOptions): Promise<ApiCall>
+  cancel(id: string | number | bigint, options?: CallOptions): Promise<ApiCall>
+  pet(id: string | number, options?: CallOptions): Promise<ApiCall>
+}
+
+/**
+ * Every call goes through real `fetch`; every answer from a documented
+ * operation is checked against the OpenAPI document before the test sees it.
+ */
+export function createHarness(sim: Simulator, base = API): Harness {
+  async function request(method: string, path: string, options: CallOptions = {}): Promise<ApiCall> {
+    const headers = new Headers()
+    const key = options.key === undefined ? KEY : options.key
+    if (options.authorization !== undefined) headers.set('Authorization', options.authorization)
+    else if (key !== null) headers.set('Authorization', `Bearer ${key}`)
+    const response = await fetch(`${options.base ?? base}${path}`, { method, headers })
+    const call = { status: response.status, headers: response.headers, text: await response.text() }
+    if (findOperation(method, path) !== undefined) {
+      expectResponseMatchesContract(method, path, call)
+    }
+    return { ...call, json: () => JSON.parse(call.text) as unknown }
+  }
+  return {
+    sim,
+    request,
+    list: (options) => request('GET', '/store/orders', options),
+    cancel: (id, options) => request('DELETE', `/store/orders/${String(id)}`, options),
+    pet: (id, options) => request('GET', `/pets/${String(id)}`, options),
+  }
+}
+
+/**
+ * Registers an msw `setupServer` for the calling test file and returns a
+ * factory: each call builds a fresh simulator and puts its handlers in front.
+ */
+export function useInProcessSimulator(): (options?: SimulatorOptions) => Harness {
+  const server = setupServer()
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  afterEach(() => server.resetHandlers())
+  afterAll(() => server.close())
+  return (options) => {
+    const sim = createSimulator(options)
+    server.use(...sim.handlers)
+    return createHarness(sim)
+  }
+}

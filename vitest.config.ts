@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Each file gets its own msw server; they must not patch fetch at the same time in one worker.
+    isolate: true,
+  },
+})
