@@ -5,7 +5,7 @@ import { ErrorCode } from './error-codes.js'
 import type { AfterCancel } from './glossary.js'
 import { parseInt64 } from './int64.js'
 import type { OrderStore } from './order-store.js'
-import { matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
+import { isUnderBase, matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
 import { serializeOrders } from './serialize-orders.js'
 
 /** What the handlers read from the simulator on every request. */
@@ -22,6 +22,8 @@ export interface HandlerContext {
   }
   /** `Deprecation` and `Sunset` headers of the deprecated pets operation. */
   deprecationHeaders: Readonly<Record<string, string>>
+  /** Leave requests under the base that match no operation to other handlers instead of answering 404/405. */
+  fallthrough: boolean
 }
 
 type Params = { param: string }
@@ -111,5 +113,36 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
     context.deprecationHeaders,
   )
 
-  return [listOrders, cancelOrder, getPetById]
+  const handlers = [listOrders, cancelOrder, getPetById]
+  // Under a bare "/" on any origin there is nothing to scope a catch-all by:
+  // it would swallow every request the test process makes.
+  if (!context.fallthrough && (base.origin !== null || base.path !== '')) {
+    handlers.push(unknownPath(base))
+  }
+  return handlers
+}
+
+/**
+ * Answers what a real server would for a request under the base that no
+ * operation takes: 405 with `Allow` on a known path, 404 otherwise. It comes
+ * last, so handlers placed before it (or added with `server.use()`) win.
+ */
+function unknownPath(base: ApiBase): HttpHandler {
+  const operations = `GET ${base.path}/store/orders, DELETE ${base.path}/store/orders/{orderId} and GET ${base.path}/pets/{petId}`
+  return http.all(
+    ({ request }) => isUnderBase(new URL(request.url), base),
+    ({ request }) => {
+      const url = new URL(request.url)
+      const match = matchRoute(url, base)
+      if (match !== null) {
+        const allowed = OPERATION_METHODS[match.operation]
+        return toErrorResponse(
+          new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, { Allow: allowed }),
+        )
+      }
+      return toErrorResponse(
+        new ApiError(404, ErrorCode.NotFound, `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`),
+      )
+    },
+  )
 }

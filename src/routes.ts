@@ -46,6 +46,11 @@ export function parseApiBase(baseUrl: string): ApiBase {
   return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') }
 }
 
+/** True when a URL lies under the API's base: same origin when pinned, and the base path or below it. */
+export function isUnderBase(url: URL, base: ApiBase): boolean {
+  return (base.origin === null || url.origin === base.origin) && (url.pathname === base.path || url.pathname.startsWith(`${base.path}/`))
+}
+
 function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment)

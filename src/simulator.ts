@@ -24,6 +24,13 @@ export interface SimulatorOptions {
   afterCancel?: AfterCancel
   /** The dates the deprecated pets operation announces. */
   deprecation?: Partial<Record<keyof DeprecationDates, Date | string>>
+  /**
+   * By default a request under the base URL that no operation takes is
+   * answered like a real server would: 405 `method_not_allowed` with `Allow`
+   * on a known path, 404 `not_found` elsewhere. `true` leaves such requests
+   * to your other handlers and to msw's `onUnhandledRequest`.
+   */
+  fallthrough?: boolean
 }
 
 export interface ResetOptions {
@@ -155,6 +162,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     store,
     settings: () => active.settings,
     deprecationHeaders: deprecationHeaders(deprecation),
+    fallthrough: options.fallthrough ?? false,
   })
 
   return {

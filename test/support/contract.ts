@@ -1,16 +1,13 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { expect } from 'vitest'
 import openApiDocument from '../../src/contract/openapi.json' with { type: 'json' }
-
-// ajv-formats is CommonJS; its default export arrives wrapped under Node ESM.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule
+import { createAjv } from './ajv.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false })
-addFormats(ajv)
+// Not strict: the document's non-schema keywords (openapi, paths, ...) sit around the schemas.
+const ajv = createAjv({ strict: false })
 ajv.addSchema(openApiDocument, 'openapi.json')
 const validators = new Map<string, ValidateFunction>()
 

@@ -1,0 +1,58 @@
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { ErrorCode } from '../src/index.js'
+import { createHandlers } from '../src/handlers.js'
+import type { OrderStore } from '../src/order-store.js'
+import { parseApiBase } from '../src/routes.js'
+import { expectResponseMatchesContract } from './support/contract.js'
+import { API, KEY } from './support/harness.js'
+
+const server = setupServer()
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+test('exports every error code as a stable snake_case constant', () => {
+  expect(Object.values(ErrorCode).sort()).toEqual([
+    'internal_error',
+    'invalid_order_id',
+    'method_not_allowed',
+    'not_found',
+    'order_already_shipped',
+    'order_not_found',
+    'order_not_pending',
+    'pet_not_found',
+    'unauthorized',
+  ])
+})
+
+test('a handler that throws answers 500 internal_error with an Error body and no stack trace', async () => {
+  const broken = new Error('store exploded at /work/secret/path.ts:12')
+  const store: OrderStore = {
+    replaceAll: () => undefined,
+    all: () => { throw broken },
+    find: () => { throw broken },
+    setStatus: () => undefined,
+    remove: () => undefined,
+  }
+  server.use(
+    ...createHandlers({
+      base: parseApiBase('/v1'),
+      store,
+      settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
+      deprecationHeaders: {},
+      fallthrough: false,
+    }),
+  )
+
+  for (const [method, path] of [['GET', '/store/orders'], ['DELETE', '/store/orders/1']] as const) {
+    const response = await fetch(`${API}${path}`, { method, headers: { Authorization: `Bearer ${KEY}` } })
+    const text = await response.text()
+
+    expect(response.status).toBe(500)
+    expect(response.headers.get('Content-Type')).toBe('application/json')
+    expect(JSON.parse(text)).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 })
+    expect(text).not.toMatch(/stack|exploded|secret|\.ts:/)
+    expectResponseMatchesContract(method, path, { status: response.status, headers: response.headers, text })
+  }
+})
