@@ -1,6 +1,6 @@
 // The simulator: one instance per test file, suite or server.
 export { createSimulator, DEFAULT_DEPRECATION } from './simulator.js'
-export type { ResetOptions, Simulator, SimulatorOptions, SimulatorState } from './simulator.js'
+export type { ResetOptions, ResetRequest, Simulator, SimulatorOptions, SimulatorState } from './simulator.js'
 
 // The wire contract and its error codes.
 export { ErrorCode } from './error-codes.js'

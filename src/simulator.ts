@@ -38,6 +38,11 @@ export interface ResetOptions {
   seed?: number
 }
 
+/** The one-argument form of `reset`, shaped like the body of the admin API's reset. */
+export interface ResetRequest extends ResetOptions {
+  scenario?: string | Scenario
+}
+
 /** A snapshot of what a simulator is serving. */
 export interface SimulatorState {
   scenario: { name: string; description: string; source: string; apiKeys: string[] }
@@ -52,8 +57,13 @@ export interface Simulator {
   /**
    * Puts every order back to the initial state of a scenario: the current one
    * when none is given. A scenario that fails to load leaves the state as it was.
+   * @example
+   * sim.reset()                                // the current scenario, from scratch
+   * sim.reset('shipped')                       // switch scenario
+   * sim.reset('default', { seed: 7 })          // switch, with another generator seed
+   * sim.reset({ scenario: 'shipped', seed: 7 }) // the same as one object
    */
-  reset(scenario?: string | Scenario, options?: ResetOptions): void
+  reset(scenario?: string | Scenario | ResetRequest, options?: ResetOptions): void
   /** The current orders, status included, in list order. */
   orders(): Order[]
   /** What the simulator serves now: scenario, options and orders. */
@@ -74,13 +84,22 @@ interface ActiveScenario {
   settings: ReturnType<HandlerContext['settings']>
 }
 
-function fail(problem: string): never {
-  throw new TypeError(`Failed to create the simulator: ${problem}`)
+/**
+ * Tells `reset({ scenario, seed })` from `reset(scenarioObject)`: a request
+ * has only those two fields. Anything else is read as a scenario, so a
+ * scenario that lacks its name is refused rather than taken for a request.
+ */
+function isResetRequest(value: unknown): value is ResetRequest {
+  return typeof value === 'object' && value !== null && Object.keys(value).every((key) => key === 'scenario' || key === 'seed')
 }
 
-function checkSeed(seed: unknown): number | undefined {
+function fail(problem: string, action = 'create'): never {
+  throw new TypeError(`Failed to ${action} the simulator: ${problem}`)
+}
+
+function checkSeed(seed: unknown, action: 'create' | 'reset'): number | undefined {
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    fail(`seed must be a whole number of 0 or more, got ${String(seed)}.`)
+    fail(`seed must be a whole number of 0 or more, got ${String(seed)}.`, action)
   }
   return seed
 }
@@ -154,7 +173,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     return activate(scenario, source, seed)
   }
 
-  let active = load(options.scenario ?? 'default', checkSeed(options.seed))
+  let active = load(options.scenario ?? 'default', checkSeed(options.seed, 'create'))
   store.replaceAll(active.initialOrders)
 
   const handlers = createHandlers({
@@ -167,8 +186,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   return {
     handlers,
-    reset(scenario, resetOptions = {}) {
-      const seed = resetOptions.seed === undefined ? active.seed : checkSeed(resetOptions.seed)
+    reset(scenarioOrRequest, resetOptions = {}) {
+      const request: ResetRequest = isResetRequest(scenarioOrRequest)
+        ? { ...scenarioOrRequest, ...resetOptions }
+        : { scenario: scenarioOrRequest, ...resetOptions }
+      const { scenario } = request
+      const seed = request.seed === undefined ? active.seed : checkSeed(request.seed, 'reset')
       // Load fully before touching the store: a bad scenario changes nothing.
       const next =
         scenario !== undefined ? load(scenario, seed)

@@ -61,6 +61,27 @@ describe('reset', () => {
     expect(sim.state().scenario.name).toBe('missing')
   })
 
+  test('takes the admin API\'s body shape too: { scenario, seed }', () => {
+    const sim = createSimulator({ scenario: 'pending' })
+    const seven = createSimulator({ seed: 7 }).orders()
+
+    sim.reset({ scenario: 'default', seed: 7 })
+    expect(sim.orders()).toEqual(seven)
+    sim.reset({ scenario: 'shipped' })
+    expect(sim.state().scenario.name).toBe('shipped')
+    sim.reset({})
+    expect(sim.state().scenario.name).toBe('shipped')
+  })
+
+  test('refuses an unknown scenario or a bad seed and keeps serving what it had', () => {
+    const sim = createSimulator({ scenario: 'pending' })
+    const before = sim.state()
+    expect(() => sim.reset('nope')).toThrow('Failed to load scenario "nope"')
+    expect(() => sim.reset('default', { seed: -3 })).toThrow('Failed to reset the simulator: seed must be a whole number of 0 or more, got -3.')
+    expect(() => sim.reset({ description: 'no name', apiKeys: [] } as never)).toThrow('name is required')
+    expect(sim.state()).toEqual(before)
+  })
+
   test('is fast enough for every beforeEach: 1,000 resets of default finish and leave the initial state', () => {
     const sim = createSimulator()
     const initial = sim.orders()
