@@ -20,6 +20,12 @@ export const ErrorCode = {
   NotFound: 'not_found',
   /** 405: the path exists but not with this method. */
   MethodNotAllowed: 'method_not_allowed',
+  /** 400: a request body (to the admin API) is not what it expects. */
+  InvalidRequest: 'invalid_request',
+  /** 400: the admin API was asked for a scenario it does not have. */
+  UnknownScenario: 'unknown_scenario',
+  /** 413: the request body is larger than the server accepts. */
+  PayloadTooLarge: 'payload_too_large',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const

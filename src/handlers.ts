@@ -3,7 +3,8 @@ import { ApiError, toErrorResponse } from './api-error.js'
 import { assertAuthorized } from './auth.js'
 import { ErrorCode } from './error-codes.js'
 import type { AfterCancel } from './glossary.js'
-import { parseInt64 } from './int64.js'
+import { int64Value, parseInt64, type Int64Key } from './int64.js'
+import type { RequestJournal } from './journal.js'
 import type { OrderStore } from './order-store.js'
 import { isUnderBase, matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
 import { serializeOrders } from './serialize-orders.js'
@@ -24,6 +25,8 @@ export interface HandlerContext {
   deprecationHeaders: Readonly<Record<string, string>>
   /** Leave requests under the base that match no operation to other handlers instead of answering 404/405. */
   fallthrough: boolean
+  /** Where every answered request is recorded. */
+  journal: RequestJournal
 }
 
 type Params = { param: string }
@@ -37,24 +40,49 @@ function quote(value: string): string {
 }
 
 /**
- * Builds one msw handler for an operation. Every failure, expected or not,
- * leaves as an Error body: msw's own answer to a throwing resolver would be
- * a 500 that exposes the stack.
+ * Answers one request and records it in the journal. Every failure, expected
+ * or not, leaves as an Error body: msw's own answer to a throwing resolver
+ * would be a 500 that exposes the stack.
  */
-function operation(base: ApiBase, id: OperationId, resolve: Resolver, errorHeaders: Readonly<Record<string, string>> = {}): HttpHandler {
+function answer(
+  journal: RequestJournal,
+  request: Request,
+  operation: OperationId | null,
+  compute: () => Response,
+  errorHeaders: Readonly<Record<string, string>> = {},
+  orderId: Int64Key | null = null,
+): Response {
+  const started = performance.now()
+  const time = new Date().toISOString()
+  let response: Response
+  try {
+    response = compute()
+  } catch (error) {
+    response = toErrorResponse(error, errorHeaders)
+  }
+  const url = new URL(request.url)
+  journal.record({
+    time,
+    method: request.method,
+    path: url.pathname + url.search,
+    status: response.status,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    operation,
+    orderId: orderId === null ? null : int64Value(orderId),
+  })
+  return response
+}
+
+/** Builds the msw handler of one operation. */
+function operation(context: HandlerContext, id: OperationId, resolve: Resolver, errorHeaders: Readonly<Record<string, string>> = {}): HttpHandler {
   const method = OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get
   return method<Params>(
     ({ request }) => {
-      const match = matchRoute(new URL(request.url), base)
+      const match = matchRoute(new URL(request.url), context.base)
       return match?.operation === id ? { matches: true, params: { param: match.param ?? '' } } : false
     },
-    ({ request, params }) => {
-      try {
-        return resolve({ request, param: params.param })
-      } catch (error) {
-        return toErrorResponse(error, errorHeaders)
-      }
-    },
+    ({ request, params }) =>
+      answer(context.journal, request, id, () => resolve({ request, param: params.param }), errorHeaders, id === 'cancelOrder' ? parseInt64(params.param) : null),
   )
 }
 
@@ -65,13 +93,13 @@ function operation(base: ApiBase, id: OperationId, resolve: Resolver, errorHeade
 export function createHandlers(context: HandlerContext): HttpHandler[] {
   const { base, store } = context
 
-  const listOrders = operation(base, 'listOrders', ({ request }) => {
+  const listOrders = operation(context, 'listOrders', ({ request }) => {
     const settings = context.settings()
     assertAuthorized(request, settings.acceptedKeys)
     return new Response(serializeOrders(store.all(), settings.exposeStatus), { status: 200, headers: JSON_HEADERS })
   })
 
-  const cancelOrder = operation(base, 'cancelOrder', ({ request, param }) => {
+  const cancelOrder = operation(context, 'cancelOrder', ({ request, param }) => {
     const settings = context.settings()
     assertAuthorized(request, settings.acceptedKeys)
     const id = parseInt64(param)
@@ -99,7 +127,7 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
   })
 
   const getPetById = operation(
-    base,
+    context,
     'getPetById',
     ({ request, param }) => {
       const settings = context.settings()
@@ -117,7 +145,7 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
   // Under a bare "/" on any origin there is nothing to scope a catch-all by:
   // it would swallow every request the test process makes.
   if (!context.fallthrough && (base.origin !== null || base.path !== '')) {
-    handlers.push(unknownPath(base))
+    handlers.push(unknownPath(base, context.journal))
   }
   return handlers
 }
@@ -127,22 +155,19 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
  * operation takes: 405 with `Allow` on a known path, 404 otherwise. It comes
  * last, so handlers placed before it (or added with `server.use()`) win.
  */
-function unknownPath(base: ApiBase): HttpHandler {
+function unknownPath(base: ApiBase, journal: RequestJournal): HttpHandler {
   const operations = `GET ${base.path}/store/orders, DELETE ${base.path}/store/orders/{orderId} and GET ${base.path}/pets/{petId}`
   return http.all(
     ({ request }) => isUnderBase(new URL(request.url), base),
-    ({ request }) => {
-      const url = new URL(request.url)
-      const match = matchRoute(url, base)
-      if (match !== null) {
-        const allowed = OPERATION_METHODS[match.operation]
-        return toErrorResponse(
-          new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, { Allow: allowed }),
-        )
-      }
-      return toErrorResponse(
-        new ApiError(404, ErrorCode.NotFound, `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`),
-      )
-    },
+    ({ request }) =>
+      answer(journal, request, null, () => {
+        const url = new URL(request.url)
+        const match = matchRoute(url, base)
+        if (match !== null) {
+          const allowed = OPERATION_METHODS[match.operation]
+          throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, { Allow: allowed })
+        }
+        throw new ApiError(404, ErrorCode.NotFound, `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`)
+      }),
   )
 }

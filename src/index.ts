@@ -2,6 +2,11 @@
 export { createSimulator, DEFAULT_DEPRECATION } from './simulator.js'
 export type { ResetOptions, ResetRequest, Simulator, SimulatorOptions, SimulatorState } from './simulator.js'
 
+// The request journal.
+export { DEFAULT_JOURNAL_SIZE } from './journal.js'
+export type { JournalEntry, RequestJournal } from './journal.js'
+export type { OperationId } from './routes.js'
+
 // The wire contract and its error codes.
 export { ErrorCode } from './error-codes.js'
 export { default as openApiDocument } from './contract/openapi.json' with { type: 'json' }

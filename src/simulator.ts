@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import { stringify } from 'lossless-json'
 import type { AfterCancel, DeprecationDates, Order, Scenario } from './glossary.js'
 import { createHandlers, type HandlerContext } from './handlers.js'
+import { createJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './journal.js'
 import { createOrderStore, toOrder, type OrderRecord } from './order-store.js'
 import { parseApiBase } from './routes.js'
 import { resolveScenario } from './scenario/load-scenario.js'
@@ -31,6 +32,8 @@ export interface SimulatorOptions {
    * to your other handlers and to msw's `onUnhandledRequest`.
    */
   fallthrough?: boolean
+  /** How many of the latest requests the journal keeps (default 1000; 0 keeps none). */
+  journalSize?: number
 }
 
 export interface ResetOptions {
@@ -68,6 +71,8 @@ export interface Simulator {
   orders(): Order[]
   /** What the simulator serves now: scenario, options and orders. */
   state(): SimulatorState
+  /** The latest requests the handlers answered, oldest first (bounded by `journalSize`). */
+  readonly journal: RequestJournal
 }
 
 /** Defaults for the dates the specification does not give. */
@@ -167,6 +172,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     }
   }
 
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
+    fail(`journalSize must be a whole number of 0 or more, got ${String(journalSize)}.`)
+  }
+  const journal = createJournal(journalSize)
   const store = createOrderStore()
   function load(input: string | Scenario, seed: number | undefined): ActiveScenario {
     const { scenario, source } = resolveScenario(input)
@@ -182,10 +192,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     settings: () => active.settings,
     deprecationHeaders: deprecationHeaders(deprecation),
     fallthrough: options.fallthrough ?? false,
+    journal,
   })
 
   return {
     handlers,
+    journal,
     reset(scenarioOrRequest, resetOptions = {}) {
       const request: ResetRequest = isResetRequest(scenarioOrRequest)
         ? { ...scenarioOrRequest, ...resetOptions }

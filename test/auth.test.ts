@@ -1,80 +1,82 @@
 import { describe, expect, test } from 'vitest'
-import { KEY, useInProcessSimulator, type CallOptions } from './support/harness.js'
+import { KEY, TRANSPORTS, type CallOptions } from './support/harness.js'
 
-const simulate = useInProcessSimulator()
+describe.each(TRANSPORTS)('$name', ({ use }) => {
+  const simulate = use()
 
-const rejected: [string, CallOptions][] = [
-  ['a missing Authorization header', { key: null }],
-  ['an empty Authorization header', { authorization: '' }],
-  ['the Bearer scheme with no token', { authorization: 'Bearer' }],
-  ['the Bearer scheme followed by spaces only', { authorization: 'Bearer    ' }],
-  ['another scheme', { authorization: `Basic ${btoa('user:petstore-test-key')}` }],
-  ['the key with no scheme', { authorization: KEY }],
-  ['an unknown key', { key: 'not-the-key' }],
-  ['the key followed by another word', { authorization: `Bearer ${KEY} extra` }],
-  ['the key in another case', { key: KEY.toUpperCase() }],
-  ['a token with characters RFC 6750 forbids', { authorization: 'Bearer pet"store' }],
-]
+  const rejected: [string, CallOptions][] = [
+    ['a missing Authorization header', { key: null }],
+    ['an empty Authorization header', { authorization: '' }],
+    ['the Bearer scheme with no token', { authorization: 'Bearer' }],
+    ['the Bearer scheme followed by spaces only', { authorization: 'Bearer    ' }],
+    ['another scheme', { authorization: `Basic ${btoa('user:petstore-test-key')}` }],
+    ['the key with no scheme', { authorization: KEY }],
+    ['an unknown key', { key: 'not-the-key' }],
+    ['the key followed by another word', { authorization: `Bearer ${KEY} extra` }],
+    ['the key in another case', { key: KEY.toUpperCase() }],
+    ['a token with characters RFC 6750 forbids', { authorization: 'Bearer pet"store' }],
+  ]
 
-describe.each([
-  ['GET /store/orders', 'GET', '/store/orders'],
-  ['DELETE /store/orders/{orderId}', 'DELETE', '/store/orders/1'],
-  ['GET /pets/{petId}', 'GET', '/pets/1'],
-])('%s', (_, method, path) => {
-  test.each(rejected)('answers 401 unauthorized with WWW-Authenticate: Bearer for %s, and changes nothing', async (_, options) => {
-    const api = simulate({ scenario: 'pending' })
-    const before = api.sim.orders()
+  describe.each([
+    ['GET /store/orders', 'GET', '/store/orders'],
+    ['DELETE /store/orders/{orderId}', 'DELETE', '/store/orders/1'],
+    ['GET /pets/{petId}', 'GET', '/pets/1'],
+  ])('%s', (_, method, path) => {
+    test.each(rejected)('answers 401 unauthorized with WWW-Authenticate: Bearer for %s, and changes nothing', async (_, options) => {
+      const api = simulate({ scenario: 'pending' })
+      const before = api.sim.orders()
 
-    const response = await api.request(method, path, options)
+      const response = await api.request(method, path, options)
 
-    expect(response.status).toBe(401)
-    expect(response.headers.get('WWW-Authenticate')).toBe('Bearer')
-    expect(response.headers.get('Content-Type')).toBe('application/json')
-    expect(response.json()).toEqual({ code: 'unauthorized', message: expect.any(String), status: 401 })
-    expect(api.sim.orders()).toEqual(before)
+      expect(response.status).toBe(401)
+      expect(response.headers.get('WWW-Authenticate')).toBe('Bearer')
+      expect(response.headers.get('Content-Type')).toBe('application/json')
+      expect(response.json()).toEqual({ code: 'unauthorized', message: expect.any(String), status: 401 })
+      expect(api.sim.orders()).toEqual(before)
+    })
+
+    test('accepts the Bearer scheme in any case', async () => {
+      for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+        const api = simulate({ scenario: 'default' })
+        const response = await api.request(method, path, { authorization: `${scheme} ${KEY}` })
+        expect(response.status, scheme).not.toBe(401)
+      }
+    })
+
+    test('answers 401 for the right key in the bad-key scenario, which accepts none', async () => {
+      const api = simulate({ scenario: 'bad-key' })
+      const before = api.sim.orders()
+
+      const response = await api.request(method, path)
+
+      expect(response.status).toBe(401)
+      expect((response.json() as { code: string }).code).toBe('unauthorized')
+      expect(api.sim.orders()).toEqual(before)
+    })
   })
 
-  test('accepts the Bearer scheme in any case', async () => {
-    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-      const api = simulate({ scenario: 'default' })
-      const response = await api.request(method, path, { authorization: `${scheme} ${KEY}` })
-      expect(response.status, scheme).not.toBe(401)
-    }
+  test('checks the key before anything else: a bad id or an unknown order without a key is 401, not 400 or 404', async () => {
+    const api = simulate({ scenario: 'shipped' })
+    expect((await api.cancel('abc', { key: null })).status).toBe(401)
+    expect((await api.cancel(424242, { key: 'wrong' })).status).toBe(401)
+    expect((await api.cancel(1, { key: 'wrong' })).status).toBe(401)
+    expect((await api.pet('nope', { key: null })).status).toBe(401)
   })
 
-  test('answers 401 for the right key in the bad-key scenario, which accepts none', async () => {
-    const api = simulate({ scenario: 'bad-key' })
-    const before = api.sim.orders()
-
-    const response = await api.request(method, path)
-
-    expect(response.status).toBe(401)
-    expect((response.json() as { code: string }).code).toBe('unauthorized')
-    expect(api.sim.orders()).toEqual(before)
+  test('says in the message which of missing, malformed or unknown went wrong', async () => {
+    const api = simulate({ scenario: 'default' })
+    const message = async (options: CallOptions) => ((await api.list(options)).json() as { message: string }).message
+    expect(await message({ key: null })).toMatch(/missing/i)
+    expect(await message({ authorization: 'Basic abc' })).toMatch(/Bearer scheme/)
+    expect(await message({ key: 'nope' })).toMatch(/not accepted/)
   })
-})
 
-test('checks the key before anything else: a bad id or an unknown order without a key is 401, not 400 or 404', async () => {
-  const api = simulate({ scenario: 'shipped' })
-  expect((await api.cancel('abc', { key: null })).status).toBe(401)
-  expect((await api.cancel(424242, { key: 'wrong' })).status).toBe(401)
-  expect((await api.cancel(1, { key: 'wrong' })).status).toBe(401)
-  expect((await api.pet('nope', { key: null })).status).toBe(401)
-})
-
-test('says in the message which of missing, malformed or unknown went wrong', async () => {
-  const api = simulate({ scenario: 'default' })
-  const message = async (options: CallOptions) => ((await api.list(options)).json() as { message: string }).message
-  expect(await message({ key: null })).toMatch(/missing/i)
-  expect(await message({ authorization: 'Basic abc' })).toMatch(/Bearer scheme/)
-  expect(await message({ key: 'nope' })).toMatch(/not accepted/)
-})
-
-test('accepts every key a scenario lists, and only those', async () => {
-  const api = simulate({
-    scenario: { name: 'two-keys', description: 'two keys', apiKeys: ['alpha-key', 'beta.key=='], orders: [] },
+  test('accepts every key a scenario lists, and only those', async () => {
+    const api = simulate({
+      scenario: { name: 'two-keys', description: 'two keys', apiKeys: ['alpha-key', 'beta.key=='], orders: [] },
+    })
+    expect((await api.list({ key: 'alpha-key' })).status).toBe(200)
+    expect((await api.list({ key: 'beta.key==' })).status).toBe(200)
+    expect((await api.list({ key: KEY })).status).toBe(401)
   })
-  expect((await api.list({ key: 'alpha-key' })).status).toBe(200)
-  expect((await api.list({ key: 'beta.key==' })).status).toBe(200)
-  expect((await api.list({ key: KEY })).status).toBe(401)
 })

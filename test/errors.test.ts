@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { ErrorCode } from '../src/index.js'
 import { createHandlers } from '../src/handlers.js'
+import { createJournal } from '../src/journal.js'
 import type { OrderStore } from '../src/order-store.js'
 import { parseApiBase } from '../src/routes.js'
 import { expectResponseMatchesContract } from './support/contract.js'
@@ -16,13 +17,16 @@ test('exports every error code as a stable snake_case constant', () => {
   expect(Object.values(ErrorCode).sort()).toEqual([
     'internal_error',
     'invalid_order_id',
+    'invalid_request',
     'method_not_allowed',
     'not_found',
     'order_already_shipped',
     'order_not_found',
     'order_not_pending',
+    'payload_too_large',
     'pet_not_found',
     'unauthorized',
+    'unknown_scenario',
   ])
 })
 
@@ -42,6 +46,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
       settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
       deprecationHeaders: {},
       fallthrough: false,
+      journal: createJournal(10),
     }),
   )
 

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js'
+import { createSimulatorApp } from '../../src/server.js'
 import { expectResponseMatchesContract, findOperation } from './contract.js'
 
 /** The production address of the spec; any origin with /v1 is intercepted by default. */
@@ -35,13 +37,13 @@ export interface Harness {
  * Every call goes through real `fetch`; every answer from a documented
  * operation is checked against the OpenAPI document before the test sees it.
  */
-export function createHarness(sim: Simulator, base = API): Harness {
+export function createHarness(sim: Simulator, base: string | Promise<string> = API): Harness {
   async function request(method: string, path: string, options: CallOptions = {}): Promise<ApiCall> {
     const headers = new Headers()
     const key = options.key === undefined ? KEY : options.key
     if (options.authorization !== undefined) headers.set('Authorization', options.authorization)
     else if (key !== null) headers.set('Authorization', `Bearer ${key}`)
-    const response = await fetch(`${options.base ?? base}${path}`, { method, headers })
+    const response = await fetch(`${options.base ?? (await base)}${path}`, { method, headers })
     const call = { status: response.status, headers: response.headers, text: await response.text() }
     if (findOperation(method, path) !== undefined) {
       expectResponseMatchesContract(method, path, call)
@@ -57,11 +59,14 @@ export function createHarness(sim: Simulator, base = API): Harness {
   }
 }
 
+export type Simulate = (options?: SimulatorOptions) => Harness
+
 /**
- * Registers an msw `setupServer` for the calling test file and returns a
- * factory: each call builds a fresh simulator and puts its handlers in front.
+ * Registers an msw `setupServer` for the calling test file (or describe
+ * block) and returns a factory: each call builds a fresh simulator and puts
+ * its handlers in front.
  */
-export function useInProcessSimulator(): (options?: SimulatorOptions) => Harness {
+export function useInProcessSimulator(): Simulate {
   const server = setupServer()
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
   afterEach(() => server.resetHandlers())
@@ -72,3 +77,40 @@ export function useInProcessSimulator(): (options?: SimulatorOptions) => Harness
     return createHarness(sim)
   }
 }
+
+/**
+ * Returns a factory that serves each fresh simulator from its own standalone
+ * server (express + @mswjs/http-middleware) on a free loopback port, closed
+ * after each test. Calls go over real HTTP.
+ */
+export function useHttpSimulator(): Simulate {
+  const servers: { close(): Promise<void> }[] = []
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()))
+  })
+  return (options) => {
+    const sim = createSimulator({ ...options, baseUrl: '/v1' })
+    const { app } = createSimulatorApp({ simulator: sim })
+    const base = new Promise<string>((resolve, reject) => {
+      const server = app.listen(0, '127.0.0.1')
+      server.once('error', reject)
+      server.once('listening', () => {
+        servers.push({
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => done())
+              server.closeAllConnections()
+            }),
+        })
+        resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)
+      })
+    })
+    return createHarness(sim, base)
+  }
+}
+
+/** The two ways consumers reach the handlers; behaviour suites run once through each. */
+export const TRANSPORTS = [
+  { name: 'in process (setupServer)', use: useInProcessSimulator },
+  { name: 'over HTTP (standalone server)', use: useHttpSimulator },
+] as const

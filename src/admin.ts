@@ -1,0 +1,136 @@
+import { Router, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
+import { ApiError } from './api-error.js'
+import { ErrorCode } from './error-codes.js'
+import type { Scenario } from './glossary.js'
+import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
+import { isScenarioError } from './scenario/scenario-error.js'
+import { sendError, sendJson } from './express-responses.js'
+import type { Simulator } from './simulator.js'
+
+interface AvailableScenario {
+  name: string
+  description: string
+  builtin: boolean
+  /** What `reset` loads: a built-in name, or the path of the file the server started with. */
+  load: string | Scenario
+}
+
+/**
+ * The scenarios a caller may name over HTTP: the built-in ones, plus the one
+ * the server started with when that came from a file. Names only: a path
+ * given over HTTP is never read.
+ */
+function availableScenarios(sim: Simulator): Map<string, AvailableScenario> {
+  const available = new Map<string, AvailableScenario>()
+  for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
+    available.set(name, { name, description: (raw as Scenario).description, builtin: true, load: name })
+  }
+  const started = sim.state().scenario
+  if (started.source !== started.name) {
+    // Loaded from a file: its name reloads it from that file, so an edited file is picked up.
+    available.set(started.name, { name: started.name, description: started.description, builtin: false, load: started.source })
+  }
+  return available
+}
+
+function readJsonBody(req: ExpressRequest): Record<string, unknown> {
+  const body: unknown = req.body
+  const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
+  if (text === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new ApiError(400, ErrorCode.InvalidRequest, 'The request body is not valid JSON.')
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError(400, ErrorCode.InvalidRequest, 'The request body must be a JSON object.')
+  }
+  return value as Record<string, unknown>
+}
+
+/**
+ * The admin API, mounted under `/__sim`: scenarios, reset, state and the
+ * request journal, JSON in and out.
+ */
+export function createAdminRouter(sim: Simulator): Router {
+  const router = Router()
+  const available = availableScenarios(sim)
+  const names = () => [...available.keys()].join(', ')
+
+  router.get('/', (_req, res) => {
+    sendJson(res, 200, {
+      endpoints: [
+        'GET /__sim/scenarios',
+        'POST /__sim/reset {"scenario"?: name, "seed"?: number}',
+        'GET /__sim/state',
+        'GET /__sim/requests',
+        'DELETE /__sim/requests',
+      ],
+    })
+  })
+
+  router.get('/scenarios', (_req, res) => {
+    sendJson(res, 200, {
+      current: sim.state().scenario.name,
+      scenarios: [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin })),
+    })
+  })
+
+  router.post('/reset', (req, res) => {
+    try {
+      const body = readJsonBody(req)
+      const unknown = Object.keys(body).filter((key) => key !== 'scenario' && key !== 'seed')
+      if (unknown.length > 0) {
+        throw new ApiError(400, ErrorCode.InvalidRequest, `Unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}; a reset takes "scenario" (a name) and "seed" (a whole number).`)
+      }
+      const { scenario, seed } = body
+      if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
+        throw new ApiError(400, ErrorCode.InvalidRequest, `"seed" must be a whole number of 0 or more, got ${JSON.stringify(seed)}.`)
+      }
+      if (scenario !== undefined && typeof scenario !== 'string') {
+        throw new ApiError(400, ErrorCode.InvalidRequest, `"scenario" must be a scenario name, got ${JSON.stringify(scenario)}. The available scenarios are ${names()}.`)
+      }
+      const target = scenario === undefined ? undefined : available.get(scenario)
+      if (scenario !== undefined && target === undefined) {
+        throw new ApiError(400, ErrorCode.UnknownScenario, `Unknown scenario ${JSON.stringify(scenario.slice(0, 80))}: over HTTP a scenario is named, never a path. The available scenarios are ${names()}.`)
+      }
+      try {
+        sim.reset({ scenario: target?.load, seed })
+      } catch (error) {
+        // The startup file may have been edited into something invalid; the state is unchanged.
+        if (isScenarioError(error)) throw new ApiError(400, ErrorCode.InvalidRequest, error.message)
+        throw error
+      }
+      sendJson(res, 200, sim.state())
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      sendError(res, error)
+    }
+  })
+
+  router.get('/state', (_req, res) => {
+    sendJson(res, 200, sim.state())
+  })
+
+  router.get('/requests', (_req, res) => {
+    sendJson(res, 200, sim.journal.entries())
+  })
+
+  router.delete('/requests', (_req, res) => {
+    sim.journal.clear()
+    res.status(204).end()
+  })
+
+  const allowed: Record<string, string> = { '/': 'GET', '/scenarios': 'GET', '/reset': 'POST', '/state': 'GET', '/requests': 'GET, DELETE' }
+  router.use((req, res) => {
+    const methods = allowed[req.path]
+    sendError(
+      res,
+      methods === undefined
+        ? new ApiError(404, ErrorCode.NotFound, `No admin endpoint at ${req.method} /__sim${req.path}. GET /__sim lists them.`)
+        : new ApiError(405, ErrorCode.MethodNotAllowed, `${req.method} is not allowed on /__sim${req.path}; use ${methods}.`, { Allow: methods }),
+    )
+  })
+  return router
+}

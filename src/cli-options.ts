@@ -1,0 +1,144 @@
+import { parseArgs } from 'node:util'
+import type { AfterCancel } from './glossary.js'
+import { DEFAULT_JOURNAL_SIZE } from './journal.js'
+import { DEFAULT_HOST, DEFAULT_PORT, type StartOptions } from './server.js'
+
+interface Flag {
+  name: string
+  env: string
+  value?: string
+  help: string
+  boolean?: true
+}
+
+/** Every flag, in the order --help lists them. Each can also come from its environment variable. */
+export const FLAGS: readonly Flag[] = [
+  { name: 'port', env: 'PETSTORE_SIM_PORT', value: '<n>', help: `Port to listen on; 0 picks a free one. Default ${DEFAULT_PORT}.` },
+  { name: 'host', env: 'PETSTORE_SIM_HOST', value: '<address>', help: `Address to bind. Default ${DEFAULT_HOST} (this machine only).` },
+  { name: 'scenario', env: 'PETSTORE_SIM_SCENARIO', value: '<name|path>', help: 'A built-in scenario (default, pending, shipped, missing, bad-key) or a path to your own JSON file. Default default.' },
+  { name: 'seed', env: 'PETSTORE_SIM_SEED', value: '<n>', help: "Seed for the scenario's order generator. Default: the scenario's own." },
+  { name: 'base-path', env: 'PETSTORE_SIM_BASE_PATH', value: '<path>', help: 'Path the API is served under. Default /v1.' },
+  { name: 'expose-status', env: 'PETSTORE_SIM_EXPOSE_STATUS', boolean: true, help: "Add each order's status to the list. Default: the scenario's setting, else off." },
+  { name: 'after-cancel', env: 'PETSTORE_SIM_AFTER_CANCEL', value: 'keep|remove', help: "Keep a cancelled order in the list, or remove it. Default: the scenario's setting, else keep." },
+  { name: 'deprecated-at', env: 'PETSTORE_SIM_DEPRECATED_AT', value: '<date>', help: 'Date GET /pets/{petId} announces in its Deprecation header. Default 2026-01-01T00:00:00Z.' },
+  { name: 'sunset-at', env: 'PETSTORE_SIM_SUNSET_AT', value: '<date>', help: 'Date GET /pets/{petId} announces in its Sunset header. Default 2027-01-01T00:00:00Z.' },
+  { name: 'journal-size', env: 'PETSTORE_SIM_JOURNAL_SIZE', value: '<n>', help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.` },
+  { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
+  { name: 'quiet', env: 'PETSTORE_SIM_QUIET', boolean: true, help: 'Do not log one line per request.' },
+  { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
+  { name: 'version', env: '', boolean: true, help: 'Show the version and exit.' },
+]
+
+export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; options: StartOptions; quiet: boolean }
+
+/** A command line that cannot be run; its message is one line for stderr. */
+export class CliUsageError extends Error {
+  override name = 'CliUsageError'
+}
+
+export function helpText(): string {
+  const lines = FLAGS.map((flag) => {
+    const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
+    const env = flag.env === '' ? '' : ` [env ${flag.env}]`
+    return `${left.padEnd(32)}${flag.help}${env}`
+  })
+  return [
+    'Usage: petstore-sim [options]     (or: npm start -- [options])',
+    '',
+    'Serves the Petstore Orders Service simulator over HTTP: the API under the base path',
+    '(GET /v1/store/orders, DELETE /v1/store/orders/{orderId}, GET /v1/pets/{petId}) and',
+    'the admin API under /__sim. Flags win over environment variables.',
+    '',
+    'Options:',
+    ...lines,
+    '',
+    'Boolean variables take 1/true/yes or 0/false/no.',
+    'Example: petstore-sim --port 4011 --scenario shipped',
+  ].join('\n')
+}
+
+function parseWholeNumber(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^[0-9]+$/.test(text) || Number(text) > max) {
+    throw new CliUsageError(`--${flag} must be a whole number from 0 to ${max}, got "${text}".`)
+  }
+  return Number(text)
+}
+
+function parseBoolean(text: string, variable: string): boolean {
+  const normalized = text.trim().toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(normalized)) return true
+  if (['0', 'false', 'no', 'off', ''].includes(normalized)) return false
+  throw new CliUsageError(`${variable} must be 1/true/yes or 0/false/no, got "${text}".`)
+}
+
+/**
+ * Reads the command line and environment into what to do. Throws a
+ * `CliUsageError` with a one-line message for anything it cannot use.
+ */
+export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliCommand {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: Object.fromEntries(FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const])),
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)
+    throw new CliUsageError(`${message.replace(/\.$/, '')}. Run petstore-sim --help for the options.`)
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>
+  if (values['help'] === true) return { kind: 'help' }
+  if (values['version'] === true) return { kind: 'version' }
+
+  const read = (name: string): string | undefined => {
+    const flag = FLAGS.find((candidate) => candidate.name === name)
+    const value = values[name]
+    if (typeof value === 'string') return value
+    return flag?.env ? env[flag.env] : undefined
+  }
+  const readBoolean = (name: string): boolean | undefined => {
+    if (values[name] === true) return true
+    const flag = FLAGS.find((candidate) => candidate.name === name)
+    const fromEnv = flag?.env ? env[flag.env] : undefined
+    return fromEnv === undefined ? undefined : parseBoolean(fromEnv, flag?.env ?? name)
+  }
+
+  const options: StartOptions = {}
+  const port = read('port')
+  if (port !== undefined) options.port = parseWholeNumber(port, 'port', 65535)
+  const host = read('host')
+  if (host !== undefined) {
+    if (host.trim() === '') throw new CliUsageError('--host must not be empty.')
+    options.host = host
+  }
+  const scenario = read('scenario')
+  if (scenario !== undefined) options.scenario = scenario
+  const seed = read('seed')
+  if (seed !== undefined) options.seed = parseWholeNumber(seed, 'seed')
+  const basePath = read('base-path')
+  if (basePath !== undefined) {
+    if (!basePath.startsWith('/') || /[?#\s]/.test(basePath)) throw new CliUsageError(`--base-path must be a path starting with "/", such as /v1, got "${basePath}".`)
+    options.basePath = basePath
+  }
+  const exposeStatus = readBoolean('expose-status')
+  if (exposeStatus !== undefined) options.exposeStatus = exposeStatus
+  const afterCancel = read('after-cancel')
+  if (afterCancel !== undefined) {
+    if (afterCancel !== 'keep' && afterCancel !== 'remove') throw new CliUsageError(`--after-cancel must be keep or remove, got "${afterCancel}".`)
+    options.afterCancel = afterCancel satisfies AfterCancel
+  }
+  const deprecatedAt = read('deprecated-at')
+  const sunsetAt = read('sunset-at')
+  for (const [name, value] of [['deprecated-at', deprecatedAt], ['sunset-at', sunsetAt]] as const) {
+    if (value !== undefined && Number.isNaN(new Date(value).getTime())) throw new CliUsageError(`--${name} must be a date such as 2027-01-01T00:00:00Z, got "${value}".`)
+  }
+  if (deprecatedAt !== undefined || sunsetAt !== undefined) {
+    options.deprecation = { ...(deprecatedAt === undefined ? {} : { deprecatedAt }), ...(sunsetAt === undefined ? {} : { sunsetAt }) }
+  }
+  const journalSize = read('journal-size')
+  if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, 'journal-size', 1_000_000)
+  if (readBoolean('no-admin') === true) options.admin = false
+  return { kind: 'start', options, quiet: readBoolean('quiet') ?? false }
+}

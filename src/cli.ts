@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs'
+import { CliUsageError, helpText, parseCommandLine } from './cli-options.js'
+import { isScenarioError } from './scenario/scenario-error.js'
+import { startSimulatorServer, type RunningSimulator } from './server.js'
+
+/** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i
+
+/** The package's own version, from the nearest package.json above this file (src/ or dist/src/). */
+function packageVersion(): string {
+  for (const relative of ['../package.json', '../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string }
+      if (manifest.name === 'petstore-orders-simulator' && manifest.version !== undefined) return manifest.version
+    } catch {
+      // Not there: try one level up.
+    }
+  }
+  return 'unknown'
+}
+
+function systemErrorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined
+}
+
+/** One line for stderr that says what failed and what to do; never a stack. */
+function describeStartupError(error: unknown, host: string, port: number): string {
+  if (error instanceof CliUsageError || isScenarioError(error)) return error.message
+  switch (systemErrorCode(error)) {
+    case 'EADDRINUSE':
+      return `Failed to start the simulator: ${host}:${port} is already in use. Pick another port with --port (0 picks a free one).`
+    case 'EACCES':
+      return `Failed to start the simulator: no permission to listen on ${host}:${port}. Pick a port above 1023 with --port.`
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `Failed to start the simulator: cannot listen on host "${host}" (not an address of this machine). Use --host 127.0.0.1.`
+    default:
+      return error instanceof Error && error.message.startsWith('Failed to') ? error.message : `Failed to start the simulator: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+function describeKeys(keys: readonly string[]): string {
+  if (keys.length === 0) return 'key: none accepted'
+  return keys.length === 1 ? `key: ${keys[0]}` : `keys: ${keys.join(', ')}`
+}
+
+function shutDownOn(running: RunningSimulator): void {
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    const force = setTimeout(() => running.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+    force.unref()
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Failed to stop the simulator cleanly: ${error instanceof Error ? error.message : String(error)}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+async function main(): Promise<void> {
+  let command
+  try {
+    command = parseCommandLine(process.argv.slice(2), process.env)
+  } catch (error) {
+    process.stderr.write(`${describeStartupError(error, '', 0)}\n`)
+    process.exit(1)
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${helpText()}\n`)
+    return
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`${packageVersion()}\n`)
+    return
+  }
+  const { options, quiet } = command
+  const host = options.host ?? '127.0.0.1'
+  let running: RunningSimulator
+  try {
+    running = await startSimulatorServer({ ...options, ...(quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }) })
+  } catch (error) {
+    process.stderr.write(`${describeStartupError(error, host, options.port ?? 4010)}\n`)
+    process.exit(1)
+  }
+  shutDownOn(running)
+  if (!LOOPBACK.test(host)) {
+    process.stderr.write(`Warning: listening on ${host}, reachable from other machines; the admin API under /__sim can reset its state. Use --no-admin, or --host 127.0.0.1.\n`)
+  }
+  const { scenario } = running.sim.state()
+  process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario.name}, ${describeKeys(scenario.apiKeys)})\n`)
+}
+
+await main()

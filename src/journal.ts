@@ -1,0 +1,53 @@
+import type { Int64 } from './glossary.js'
+import type { OperationId } from './routes.js'
+
+/** One request the simulator answered. */
+export interface JournalEntry {
+  /** When the request arrived (ISO 8601). */
+  time: string
+  method: string
+  /** The URL path and query, as sent. */
+  path: string
+  status: number
+  /** How long the simulator took to answer, in milliseconds. */
+  durationMs: number
+  /** The operation the request reached, or `null` for a path that is none. */
+  operation: OperationId | null
+  /** The order a cancel acted on (a valid int64 path id), else `null`. */
+  orderId: Int64 | null
+}
+
+/** The most recent requests, oldest first; a ring, so memory stays bounded on a long run. */
+export interface RequestJournal {
+  readonly capacity: number
+  entries(): JournalEntry[]
+  clear(): void
+  record(entry: JournalEntry): void
+}
+
+export const DEFAULT_JOURNAL_SIZE = 1000
+
+/** Creates an empty journal that keeps the last `capacity` entries (0 keeps none). */
+export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): RequestJournal {
+  const ring: JournalEntry[] = []
+  let next = 0
+  return {
+    capacity,
+    entries() {
+      return ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]
+    },
+    clear() {
+      ring.length = 0
+      next = 0
+    },
+    record(entry) {
+      if (capacity === 0) return
+      if (ring.length < capacity) {
+        ring.push(entry)
+      } else {
+        ring[next] = entry
+        next = (next + 1) % capacity
+      }
+    },
+  }
+}
