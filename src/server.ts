@@ -81,7 +81,7 @@ function cors(basePath: string, admin: boolean): RequestHandler {
       return
     }
     const requested = (req.headers['access-control-request-headers'] ?? '').split(',').map((name) => name.trim()).filter(Boolean)
-    const allowHeaders = [...new Set(['Authorization', 'Content-Type', ...requested])]
+    const allowHeaders = ['Authorization', 'Content-Type', ...requested.filter((name) => !/^(authorization|content-type)$/i.test(name))]
     const methods = allowedMethods(req, basePath, admin)
     res.setHeader('Access-Control-Allow-Methods', methods)
     res.setHeader('Access-Control-Allow-Headers', allowHeaders.join(', '))
@@ -150,6 +150,14 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   // Every body is read here, whatever its type, so that one limit applies to all.
   app.use(express.raw({ type: () => true, limit: bodyLimit }))
   if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim))
+  app.use((req, _res, next) => {
+    // http-middleware builds a URL from the Host header; a broken one would surface as a 500.
+    if (!URL.canParse(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`)) {
+      next(new ApiError(400, ErrorCode.InvalidRequest, 'The Host header or the request target is not a valid URL.'))
+      return
+    }
+    next()
+  })
   // Mounted at the root: http-middleware reads req.url, which a mount path would cut.
   // http-middleware is CommonJS and sees msw's CommonJS typings, where our
   // handler is an ESM class with protected members: the same object at run
@@ -224,8 +232,14 @@ export function startSimulatorServer(options: StartOptions = {}): Promise<Runnin
         url: `http://${hostInUrl}:${port}${basePath}`,
         close: () =>
           new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()))
-            // Keep-alive connections with nothing in flight would hold close() open.
+            // A keep-alive connection would hold close() open once its request in
+            // flight is answered: close connections as soon as they fall idle.
+            const sweep = setInterval(() => server.closeIdleConnections(), 50)
+            server.close((error) => {
+              clearInterval(sweep)
+              if (error) fail(error)
+              else done()
+            })
             server.closeIdleConnections()
           }),
       })

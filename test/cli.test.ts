@@ -1,0 +1,186 @@
+import { request } from 'node:http'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { FLAGS } from '../src/cli-options.js'
+import { createSimulator } from '../src/index.js'
+import { CLI, freePort, ROOT, useProcesses, whenReady } from './support/cli-process.js'
+import { KEY } from './support/harness.js'
+
+const run = useProcesses()
+const cli = (args: string[], env: Record<string, string> = {}) => run(process.execPath, [CLI, ...args], env)
+const auth = { Authorization: `Bearer ${KEY}` }
+
+beforeAll(() => {
+  expect(existsSync(CLI), 'run "npm run build" first (npm test does)').toBe(true)
+})
+
+function expectOneCleanErrorLine(stderr: string, pattern: RegExp): void {
+  const lines = stderr.trimEnd().split('\n')
+  expect(lines, stderr).toHaveLength(1)
+  expect(lines[0]).toMatch(pattern)
+  expect(stderr).not.toMatch(/^\s+at /m)
+}
+
+describe('starting', () => {
+  test('prints one ready line with the URL, the scenario and the accepted key, then serves', async () => {
+    const server = await whenReady(cli(['--port', '0']))
+    expect(server.stdout()).toMatch(/^Petstore simulator ready at http:\/\/127\.0\.0\.1:\d+\/v1 \(scenario: default, key: petstore-test-key\)\n$/)
+    const response = await fetch(`${server.url}/store/orders`, { headers: auth })
+    expect(response.status).toBe(200)
+    expect(await response.text()).toBe(await (await createListFromSimulator()).text())
+  })
+
+  test.each([
+    ['pending', 'DELETE', '/store/orders/1', 204, 'key: petstore-test-key'],
+    ['shipped', 'DELETE', '/store/orders/1', 409, 'key: petstore-test-key'],
+    ['missing', 'DELETE', '/store/orders/1', 404, 'key: petstore-test-key'],
+    ['bad-key', 'GET', '/store/orders', 401, 'key: none accepted'],
+    ['default', 'GET', '/store/orders', 200, 'key: petstore-test-key'],
+  ])('npm start -- --port P --scenario %s serves that scenario', async (scenario, method, path, status, keys) => {
+    const port = await freePort()
+    const server = await whenReady(run('npm', ['start', '--silent', '--', '--port', String(port), '--scenario', scenario]))
+    expect(server.url).toBe(`http://127.0.0.1:${port}/v1`)
+    expect(server.scenario).toBe(scenario)
+    expect(server.keys).toBe(keys)
+    expect((await fetch(`${server.url}${path}`, { method, headers: auth })).status).toBe(status)
+  })
+
+  test('reads every option from its environment variable, and a flag beats the variable', async () => {
+    const fromEnv = await whenReady(cli([], { PETSTORE_SIM_PORT: '0', PETSTORE_SIM_SCENARIO: 'shipped', PETSTORE_SIM_QUIET: '1', PETSTORE_SIM_BASE_PATH: '/api' }))
+    expect(fromEnv.scenario).toBe('shipped')
+    expect(fromEnv.url).toMatch(/\/api$/)
+    const flagWins = await whenReady(cli(['--scenario', 'missing'], { PETSTORE_SIM_PORT: '0', PETSTORE_SIM_SCENARIO: 'shipped' }))
+    expect(flagWins.scenario).toBe('missing')
+  })
+
+  test('loads a scenario file by path and applies --seed, --expose-status and --after-cancel', async () => {
+    const server = await whenReady(cli(['--port', '0', '--seed', '7', '--expose-status', '--after-cancel', 'remove']))
+    const orders = (await (await fetch(`${server.url}/store/orders`, { headers: auth })).json()) as { id: number; status: string }[]
+    expect(orders).toEqual(createSimulator({ seed: 7, exposeStatus: true }).state().orders.map(({ status, ...order }) => ({ ...order, status })))
+    const pending = orders.find((order) => order.status === 'pending')
+    expect((await fetch(`${server.url}/store/orders/${pending?.id}`, { method: 'DELETE', headers: auth })).status).toBe(204)
+    expect((await fetch(`${server.url}/store/orders/${pending?.id}`, { method: 'DELETE', headers: auth })).status).toBe(404)
+
+    const path = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'qa.json')
+    writeFileSync(path, JSON.stringify({ name: 'qa', description: 'QA', apiKeys: ['qa-key'], orders: [{ id: 5, status: 'pending' }] }))
+    const fromFile = await whenReady(cli(['--port', '0', '--scenario', path]))
+    expect(fromFile.scenario).toBe('qa')
+    expect(fromFile.keys).toBe('key: qa-key')
+  })
+
+  test('logs one line per request, and nothing with --quiet', async () => {
+    const loud = await whenReady(cli(['--port', '0']))
+    await fetch(`${loud.url}/store/orders/abc`, { method: 'DELETE', headers: auth })
+    await expect.poll(() => loud.stdout()).toMatch(/^DELETE \/v1\/store\/orders\/abc 400 \d+\.\dms$/m)
+
+    const quiet = await whenReady(cli(['--port', '0', '--quiet']))
+    await fetch(`${quiet.url}/store/orders`, { headers: auth })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(quiet.stdout().trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  test('--no-admin turns the admin API off', async () => {
+    const server = await whenReady(cli(['--port', '0', '--no-admin']))
+    expect((await fetch(new URL('/__sim/state', server.url))).status).toBe(404)
+  })
+})
+
+describe('help and version', () => {
+  test('--help lists every flag with its environment variable and exits 0', async () => {
+    const help = cli(['--help'])
+    expect(await help.exited).toBe(0)
+    for (const flag of FLAGS) {
+      expect(help.stdout()).toContain(`--${flag.name}`)
+      if (flag.env !== '') expect(help.stdout()).toContain(flag.env)
+    }
+  })
+
+  test('--version prints the package version', async () => {
+    const version = cli(['--version'])
+    expect(await version.exited).toBe(0)
+    expect(version.stdout().trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)
+  })
+})
+
+describe('refusing to start', () => {
+  test.each([
+    [['--bogus'], /^Unknown option '--bogus'\. Run petstore-sim --help for the options\.$/],
+    [['--port', 'abc'], /^--port must be a whole number from 0 to 65535, got "abc"\.$/],
+    [['--port', '70000'], /^--port must be a whole number/],
+    [['--after-cancel', 'drop'], /^--after-cancel must be keep or remove, got "drop"\.$/],
+    [['--seed=-1'], /^--seed must be a whole number from 0 to /],
+    [['--base-path', 'v1'], /^--base-path must be a path starting with "\/"/],
+    [['--scenario', 'shiped'], /^Failed to load scenario "shiped": no built-in scenario has this name; the built-in scenarios are default, pending, shipped, missing, bad-key/],
+    [['--scenario', './nowhere.json'], /^Failed to load scenario "\.\/nowhere\.json": no such file\.$/],
+  ])('%j exits 1 with one clear line on stderr', async (args, pattern) => {
+    const failing = cli(['--port', '0', ...args])
+    expect(await failing.exited).toBe(1)
+    expectOneCleanErrorLine(failing.stderr(), pattern)
+  })
+
+  test('a bad scenario file exits 1 naming the file and the field', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'bad.json')
+    writeFileSync(path, JSON.stringify({ name: 'bad', description: 'd', apiKeys: [], orders: [{ id: 1, status: 'lost' }] }))
+    const failing = cli(['--port', '0', '--scenario', path])
+    expect(await failing.exited).toBe(1)
+    expectOneCleanErrorLine(failing.stderr(), new RegExp(`^Failed to load scenario ".*bad\\.json": orders\\[0\\]\\.status must be one of`))
+  })
+
+  test('a port in use exits 1 with one line saying so', async () => {
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const { port } = blocker.address() as { port: number }
+    try {
+      const failing = cli(['--port', String(port)])
+      expect(await failing.exited).toBe(1)
+      expectOneCleanErrorLine(failing.stderr(), new RegExp(`^Failed to start the simulator: 127\\.0\\.0\\.1:${port} is already in use\\. Pick another port with --port \\(0 picks a free one\\)\\.$`))
+    } finally {
+      blocker.close()
+    }
+  })
+})
+
+describe('stopping', () => {
+  test.each(['SIGTERM', 'SIGINT'] as const)('%s closes the server and exits 0', async (signal) => {
+    const server = await whenReady(cli(['--port', '0', '--quiet']))
+    server.child.kill(signal)
+    expect(await server.exited).toBe(0)
+    expect(server.stderr()).toBe('')
+  })
+
+  test('SIGTERM lets a request in flight finish before exiting 0', async () => {
+    const server = await whenReady(cli(['--port', '0', '--quiet', '--scenario', 'pending']))
+    const url = new URL(`${server.url}/store/orders/1`)
+    // A DELETE whose body arrives slowly is in flight until its last byte.
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = request(url, { method: 'DELETE', headers: { ...auth, 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' } }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.write('first part;')
+      setTimeout(() => {
+        server.child.kill('SIGTERM')
+        setTimeout(() => req.end('last part'), 300)
+      }, 200)
+    })
+    expect(await answer).toBe(204)
+    expect(await server.exited).toBe(0)
+  })
+})
+
+async function createListFromSimulator(): Promise<Response> {
+  const { setupServer } = await import('msw/node')
+  const sim = createSimulator()
+  const server = setupServer(...sim.handlers)
+  server.listen()
+  try {
+    const response = await fetch('https://api.petstore.example/v1/store/orders', { headers: auth })
+    return new Response(await response.text())
+  } finally {
+    server.close()
+  }
+}

@@ -1,0 +1,144 @@
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { http, HttpResponse } from 'msw'
+import { afterEach, describe, expect, test } from 'vitest'
+import { createSimulator, type Simulator } from '../src/index.js'
+import { createSimulatorApp, type SimulatorAppOptions } from '../src/server.js'
+import { KEY } from './support/harness.js'
+
+const running: { close(): Promise<void> }[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()))
+})
+
+/** Starts an app on a free loopback port; closed after the test. */
+async function serve(options: SimulatorAppOptions = {}): Promise<{ origin: string; sim: Simulator }> {
+  const { app, sim } = createSimulatorApp(options)
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  running.push({ close: () => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections() }) })
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sim }
+}
+
+const auth = { Authorization: `Bearer ${KEY}` }
+
+async function expectJsonError(response: Response, status: number, code: string): Promise<void> {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
+  expect(await response.json()).toEqual({ code, message: expect.any(String), status })
+}
+
+describe('answers that are ours', () => {
+  test.each(['/nope', '/', '/v2/store/orders', '/V1/store/orders', '/favicon.ico'])('GET %s outside the API gives a JSON 404 not_found', async (path) => {
+    const { origin } = await serve()
+    await expectJsonError(await fetch(`${origin}${path}`), 404, 'not_found')
+  })
+
+  test('a known path with another method gives 405 method_not_allowed with Allow', async () => {
+    const { origin } = await serve()
+    const response = await fetch(`${origin}/v1/store/orders`, { method: 'POST', headers: auth, body: '{}' })
+    expect(response.headers.get('Allow')).toBe('GET')
+    await expectJsonError(response, 405, 'method_not_allowed')
+  })
+
+  test('a body larger than the limit gives 413 payload_too_large, and the order is untouched', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending', bodyLimit: 1024 })
+    const response = await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: auth, body: 'x'.repeat(2048) })
+    await expectJsonError(response, 413, 'payload_too_large')
+    expect(sim.orders()[0]?.status).toBe('pending')
+  })
+
+  test('a body on GET or DELETE within the limit is ignored', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"not":"read"' })).status).toBe(204)
+  })
+
+  test('a handler that throws gives a JSON 500 internal_error, never express\'s HTML page with a stack', async () => {
+    const sim = createSimulator()
+    const throwing = { ...sim, handlers: [http.get('*/v1/boom', () => { throw new Error('secret stack') }), ...sim.handlers] }
+    const { origin } = await serve({ simulator: throwing })
+    const response = await fetch(`${origin}/v1/boom`)
+    const text = await response.text()
+    expect(response.status).toBe(500)
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
+    expect(JSON.parse(text)).toMatchObject({ code: 'internal_error', status: 500 })
+    expect(text).not.toMatch(/secret|<html|at /i)
+  })
+
+  test('a handler answering Response.error() resets the connection, and the server keeps serving', async () => {
+    const sim = createSimulator({ scenario: 'missing' })
+    const failing = { ...sim, handlers: [http.get('*/v1/network-error', () => HttpResponse.error()), ...sim.handlers] }
+    const { origin } = await serve({ simulator: failing })
+
+    await expect(fetch(`${origin}/v1/network-error`)).rejects.toThrow(TypeError)
+
+    const after = await fetch(`${origin}/v1/store/orders`, { headers: auth })
+    expect(after.status).toBe(200)
+    expect(await after.text()).toBe('[]')
+  })
+
+  test('a malformed Host header gets an answer, not a crash', async () => {
+    const { origin } = await serve()
+    const { port } = new URL(origin)
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/store/orders', headers: { Host: 'bad host[' , ...auth } }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status).toBe(400)
+    expect((await fetch(`${origin}/v1/store/orders`, { headers: auth })).status).toBe(200)
+  })
+})
+
+describe('CORS', () => {
+  test('every answer carries Access-Control-Allow-Origin and exposes the headers a client reads', async () => {
+    const { origin } = await serve()
+    for (const [path, headers] of [['/v1/store/orders', auth], ['/v1/store/orders', {}], ['/nope', {}], ['/v1/pets/1', auth]] as const) {
+      const response = await fetch(`${origin}${path}`, { headers: { ...headers, Origin: 'http://localhost:5173' } })
+      expect(response.headers.get('Access-Control-Allow-Origin'), path).toBe('http://localhost:5173')
+      expect(response.headers.get('Access-Control-Expose-Headers')?.split(', ')).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate']))
+    }
+    expect((await fetch(`${origin}/v1/store/orders`, { headers: auth })).headers.get('Access-Control-Allow-Origin')).toBe('*')
+  })
+
+  test.each([
+    ['/v1/store/orders', 'GET'],
+    ['/v1/store/orders/1', 'DELETE'],
+    ['/v1/pets/1', 'GET'],
+  ])('a preflight for %s answers 204 allowing %s, Authorization and Content-Type, without touching state', async (path, method) => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    const response = await fetch(`${origin}${path}`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization, x-trace-id' },
+    })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:3000')
+    expect(response.headers.get('Access-Control-Allow-Methods')).toBe(method)
+    expect(response.headers.get('Access-Control-Allow-Headers')).toBe('Authorization, Content-Type, x-trace-id')
+    expect(sim.orders().every((order) => order.status === 'pending')).toBe(true)
+    expect(sim.journal.entries()).toEqual([])
+  })
+})
+
+describe('request journal over HTTP', () => {
+  test('records what msw answered and what express answered, not admin calls', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    await fetch(`${origin}/v1/store/orders/2`, { method: 'DELETE', headers: auth })
+    await fetch(`${origin}/nope`)
+    await fetch(`${origin}/__sim/state`)
+
+    expect(sim.journal.entries().map(({ method, path, status, operation, orderId }) => ({ method, path, status, operation, orderId }))).toEqual([
+      { method: 'DELETE', path: '/v1/store/orders/2', status: 204, operation: 'cancelOrder', orderId: 2 },
+      { method: 'GET', path: '/nope', status: 404, operation: null, orderId: null },
+    ])
+  })
+})
+
+test('serves under another base path', async () => {
+  const { origin } = await serve({ basePath: '/api/v1', scenario: 'missing' })
+  expect(await (await fetch(`${origin}/api/v1/store/orders`, { headers: auth })).text()).toBe('[]')
+  await expectJsonError(await fetch(`${origin}/v1/store/orders`, { headers: auth }), 404, 'not_found')
+})
