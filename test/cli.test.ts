@@ -151,6 +151,14 @@ describe('stopping', () => {
     expect(server.stderr()).toBe('')
   })
 
+  test('SIGTERM sent to npm start reaches the server: nothing is left listening', async () => {
+    const port = await freePort()
+    const server = await whenReady(run('npm', ['start', '--silent', '--', '--port', String(port), '--quiet']))
+    server.child.kill('SIGTERM')
+    await server.exited
+    await expect(fetch(`${server.url}/store/orders`, { headers: auth })).rejects.toThrow(TypeError)
+  })
+
   test('SIGTERM lets a request in flight finish before exiting 0', async () => {
     const server = await whenReady(cli(['--port', '0', '--quiet', '--scenario', 'pending']))
     const url = new URL(`${server.url}/store/orders/1`)
