@@ -1,24 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, test } from 'vitest'
-import type { Simulator } from '../src/index.js'
-import { createSimulatorApp, type SimulatorAppOptions } from '../src/server.js'
+import { describe, expect, test } from 'vitest'
 import { KEY } from './support/harness.js'
+import { useAppServers } from './support/serve.js'
 
-const running: { close(): Promise<void> }[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()))
-})
-
-async function serve(options: SimulatorAppOptions = {}): Promise<{ origin: string; sim: Simulator }> {
-  const { app, sim } = createSimulatorApp(options)
-  const server = app.listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  running.push({ close: () => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections() }) })
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sim }
-}
+const serve = useAppServers()
 
 const auth = { Authorization: `Bearer ${KEY}` }
 const post = (url: string, body?: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>

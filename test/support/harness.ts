@@ -1,9 +1,9 @@
-import type { AddressInfo } from 'node:net'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js'
 import { createSimulatorApp } from '../../src/server.js'
 import { expectResponseMatchesContract, findOperation } from './contract.js'
+import { listen, type Listening } from './serve.js'
 
 /** The production address of the spec; any origin with /v1 is intercepted by default. */
 export const API = 'https://api.petstore.example/v1'
@@ -84,28 +84,15 @@ export function useInProcessSimulator(): Simulate {
  * after each test. Calls go over real HTTP.
  */
 export function useHttpSimulator(): Simulate {
-  const servers: { close(): Promise<void> }[] = []
+  const servers: Promise<Listening>[] = []
   afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()))
+    await Promise.all(servers.splice(0).map(async (server) => (await server).close()))
   })
   return (options) => {
     const sim = createSimulator({ ...options, baseUrl: '/v1' })
-    const { app } = createSimulatorApp({ simulator: sim })
-    const base = new Promise<string>((resolve, reject) => {
-      const server = app.listen(0, '127.0.0.1')
-      server.once('error', reject)
-      server.once('listening', () => {
-        servers.push({
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => done())
-              server.closeAllConnections()
-            }),
-        })
-        resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)
-      })
-    })
-    return createHarness(sim, base)
+    const server = listen(createSimulatorApp({ simulator: sim }).app)
+    servers.push(server)
+    return createHarness(sim, server.then(({ origin }) => `${origin}/v1`))
   }
 }
 
