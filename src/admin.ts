@@ -25,10 +25,10 @@ function availableScenarios(sim: Simulator): Map<string, AvailableScenario> {
   for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
     available.set(name, { name, description: (raw as Scenario).description, builtin: true, load: name })
   }
-  const started = sim.state().scenario
-  if (started.source !== started.name) {
+  const started = sim.state()
+  if (started.source !== started.scenario) {
     // Loaded from a file: its name reloads it from that file, so an edited file is picked up.
-    available.set(started.name, { name: started.name, description: started.description, builtin: false, load: started.source })
+    available.set(started.scenario, { name: started.scenario, description: started.description, builtin: false, load: started.source })
   }
   return available
 }
@@ -71,10 +71,8 @@ export function createAdminRouter(sim: Simulator): Router {
   })
 
   router.get('/scenarios', (_req, res) => {
-    sendJson(res, 200, {
-      current: sim.state().scenario.name,
-      scenarios: [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin })),
-    })
+    const current = sim.state().scenario
+    sendJson(res, 200, [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current })))
   })
 
   router.post('/reset', (req, res) => {

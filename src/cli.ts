@@ -94,8 +94,8 @@ async function main(): Promise<void> {
   if (!LOOPBACK.test(host)) {
     process.stderr.write(`Warning: listening on ${host}, reachable from other machines; the admin API under /__sim can reset its state. Use --no-admin, or --host 127.0.0.1.\n`)
   }
-  const { scenario } = running.sim.state()
-  process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario.name}, ${describeKeys(scenario.apiKeys)})\n`)
+  const { scenario, apiKeys } = running.sim.state()
+  process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)})\n`)
 }
 
 await main()

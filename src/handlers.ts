@@ -66,7 +66,7 @@ function answer(
     method: request.method,
     path: url.pathname + url.search,
     status: response.status,
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    duration: Math.round((performance.now() - started) * 1000) / 1000,
     operation,
     orderId: orderId === null ? null : int64Value(orderId),
   })

@@ -10,7 +10,7 @@ export interface JournalEntry {
   path: string
   status: number
   /** How long the simulator took to answer, in milliseconds. */
-  durationMs: number
+  duration: number
   /** The operation the request reached, or `null` for a path that is none. */
   operation: OperationId | null
   /** The order a cancel acted on (a valid int64 path id), else `null`. */

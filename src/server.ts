@@ -135,7 +135,7 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
       method: req.method,
       path: req.originalUrl,
       status,
-      durationMs: Date.now() - started,
+      duration: Date.now() - started,
       operation: null,
       orderId: null,
     })

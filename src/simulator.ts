@@ -48,7 +48,13 @@ export interface ResetRequest extends ResetOptions {
 
 /** A snapshot of what a simulator is serving. */
 export interface SimulatorState {
-  scenario: { name: string; description: string; source: string; apiKeys: string[] }
+  /** The current scenario's name. */
+  scenario: string
+  description: string
+  /** Where it came from: its built-in name, a file path, or its name when given as an object. */
+  source: string
+  apiKeys: string[]
+  /** The generator seed in force, or null for the scenario's own. */
   seed: number | null
   options: { baseUrl: string; exposeStatus: boolean; afterCancel: AfterCancel; deprecation: DeprecationDates }
   orders: Order[]
@@ -217,7 +223,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     state() {
       return {
-        scenario: { name: active.scenario.name, description: active.scenario.description, source: active.source, apiKeys: [...active.scenario.apiKeys] },
+        scenario: active.scenario.name,
+        description: active.scenario.description,
+        source: active.source,
+        apiKeys: [...active.scenario.apiKeys],
         seed: active.seed ?? null,
         options: { baseUrl, exposeStatus: active.settings.exposeStatus, afterCancel: active.settings.afterCancel, deprecation: { ...deprecation } },
         orders: store.all().map(toOrder),

@@ -58,7 +58,7 @@ describe('reset', () => {
     expect((await api.cancel(1)).status).toBe(409)
     sim.reset('missing')
     expect((await api.list()).text).toBe('[]')
-    expect(sim.state().scenario.name).toBe('missing')
+    expect(sim.state().scenario).toBe('missing')
   })
 
   test('takes the admin API\'s body shape too: { scenario, seed }', () => {
@@ -68,9 +68,9 @@ describe('reset', () => {
     sim.reset({ scenario: 'default', seed: 7 })
     expect(sim.orders()).toEqual(seven)
     sim.reset({ scenario: 'shipped' })
-    expect(sim.state().scenario.name).toBe('shipped')
+    expect(sim.state().scenario).toBe('shipped')
     sim.reset({})
-    expect(sim.state().scenario.name).toBe('shipped')
+    expect(sim.state().scenario).toBe('shipped')
   })
 
   test('refuses an unknown scenario or a bad seed and keeps serving what it had', () => {
@@ -203,7 +203,10 @@ describe('options', () => {
   test('state() reports scenario, seed, effective options and orders with status', () => {
     const sim = createSimulator({ scenario: 'shipped', exposeStatus: true })
     expect(sim.state()).toEqual({
-      scenario: { name: 'shipped', description: expect.any(String), source: 'shipped', apiKeys: ['petstore-test-key'] },
+      scenario: 'shipped',
+      description: expect.any(String),
+      source: 'shipped',
+      apiKeys: ['petstore-test-key'],
       seed: null,
       options: {
         baseUrl: '/v1',
