@@ -1,10 +1,14 @@
-import { Router, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import express, { Router, type Request as ExpressRequest } from 'express'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import type { Scenario } from './glossary.js'
 import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
 import { isScenarioError } from './scenario/scenario-error.js'
 import { sendError, sendJson } from './express-responses.js'
+import { packageRoot } from './package-root.js'
 import type { Simulator } from './simulator.js'
 
 interface AvailableScenario {
@@ -66,6 +70,7 @@ export function createAdminRouter(sim: Simulator): Router {
         'GET /__sim/state',
         'GET /__sim/requests',
         'DELETE /__sim/requests',
+        'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
       ],
     })
   })
@@ -119,6 +124,21 @@ export function createAdminRouter(sim: Simulator): Router {
     sim.journal.clear()
     res.status(204).end()
   })
+
+  const demo = fileURLToPath(new URL('dist/demo/', packageRoot()))
+  // Served from the installed msw, so the worker always matches the msw that built the handlers.
+  const workerScript = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
+  router.get('/demo', (req, res, next) => {
+    // Relative URLs in the page (./main.js, the worker) need the trailing slash.
+    if (new URL(req.originalUrl, 'http://simulator').pathname.endsWith('/')) next()
+    else res.redirect(301, '/__sim/demo/')
+  })
+  router.get('/demo/mockServiceWorker.js', (_req, res) => res.sendFile(workerScript))
+  router.use('/demo', (req, res, next) => {
+    if (existsSync(demo)) next()
+    else sendError(res, new ApiError(404, ErrorCode.NotFound, 'The demo page is not built: run "npm run build" in the package folder.'))
+  })
+  router.use('/demo', express.static(demo, { index: 'index.html', redirect: false }))
 
   const allowed: Record<string, string> = { '/': 'GET', '/scenarios': 'GET', '/reset': 'POST', '/state': 'GET', '/requests': 'GET, DELETE' }
   router.use((req, res) => {

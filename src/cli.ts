@@ -1,25 +1,12 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs'
 import { CliUsageError, helpText, parseCommandLine } from './cli-options.js'
+import { packageVersion } from './package-root.js'
 import { isScenarioError } from './scenario/scenario-error.js'
 import { startSimulatorServer, type RunningSimulator } from './server.js'
 
 /** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i
-
-/** The package's own version, from the nearest package.json above this file (src/ or dist/src/). */
-function packageVersion(): string {
-  for (const relative of ['../package.json', '../../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string }
-      if (manifest.name === 'petstore-orders-simulator' && manifest.version !== undefined) return manifest.version
-    } catch {
-      // Not there: try one level up.
-    }
-  }
-  return 'unknown'
-}
 
 function systemErrorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined

@@ -16,13 +16,28 @@ export interface OrderRecord {
 }
 
 /**
- * The @mswjs/data order model. This is the only place that knows its schema.
- * @note In a browser, @mswjs/data mirrors every database to same-origin tabs
- * over a BroadcastChannel; each simulator gets its own database, so two
- * simulators in one page never share orders.
+ * Runs `create` with `BroadcastChannel` hidden. In a browser, @mswjs/data
+ * mirrors every database into same-origin tabs over a BroadcastChannel, keyed
+ * by an id that is the same in every tab; a reset in one tab would then
+ * rewrite another tab's orders under that tab's scenario and keys. Each
+ * simulator must stay independent, and factory() only looks for the channel
+ * while it runs, synchronously.
  */
+function withoutCrossTabSync<T>(create: () => T): T {
+  const scope = globalThis as { BroadcastChannel?: unknown; window?: unknown }
+  const channel = scope.BroadcastChannel
+  if (scope.window === undefined || channel === undefined) return create()
+  scope.BroadcastChannel = undefined
+  try {
+    return create()
+  } finally {
+    scope.BroadcastChannel = channel
+  }
+}
+
+/** The @mswjs/data order model. This is the only place that knows its schema. */
 function createOrderDb() {
-  return factory({
+  return withoutCrossTabSync(() => factory({
     order: {
       id: primaryKey(String),
       petId: nullable<string>(() => null),
@@ -31,7 +46,7 @@ function createOrderDb() {
       complete: nullable<boolean>(() => null),
       status: String,
     },
-  })
+  }))
 }
 
 export interface OrderStore {

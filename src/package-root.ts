@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs'
+
+const PACKAGE_NAME = 'petstore-orders-simulator'
+
+/**
+ * The folder that holds this package's package.json, found by walking up
+ * from this file: it runs both as src/*.ts (tests) and as dist/src/*.js.
+ */
+export function packageRoot(): URL {
+  for (const relative of ['../', '../../', '../../../']) {
+    const folder = new URL(relative, import.meta.url)
+    try {
+      const manifest = JSON.parse(readFileSync(new URL('package.json', folder), 'utf8')) as { name?: string }
+      if (manifest.name === PACKAGE_NAME) return folder
+    } catch {
+      // No package.json here: look one level up.
+    }
+  }
+  throw new Error(`Failed to find the ${PACKAGE_NAME} package folder above ${import.meta.url}.`)
+}
+
+/** The version in this package's package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('package.json', packageRoot()), 'utf8')) as { version: string }).version
+}

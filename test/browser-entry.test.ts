@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import { expect, test } from 'vitest'
+import { ROOT } from './support/cli-process.js'
+
+test('the browser entry bundles for the browser with no node: import reachable from it', async () => {
+  const result = await build({
+    entryPoints: [join(ROOT, 'src/browser.ts')],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const inputs = Object.keys(result.metafile.inputs)
+  expect(inputs.filter((input) => input.startsWith('node:') || /src\/(server|admin|cli|package-root)/.test(input))).toEqual([])
+  // The built-in scenarios travel inside the bundle: a browser cannot read the scenarios folder.
+  for (const name of ['default', 'pending', 'shipped', 'missing', 'bad-key']) {
+    expect(inputs).toContain(`scenarios/${name}.json`)
+  }
+})
+
+test('package.json maps ./browser for browsers only, so bundlers never pick it for Node', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
+  expect(manifest.exports['./browser']).toEqual({ node: null, types: './dist/src/browser.d.ts', default: './dist/src/browser.js' })
+})

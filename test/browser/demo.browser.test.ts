@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createSimulatorApp } from '../../src/server.js'
+import { ROOT } from '../support/cli-process.js'
+import { listen, type Listening } from '../support/serve.js'
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
+const IN_CI = process.env['CI'] === 'true' || process.env['CI'] === '1'
+const HAVE_CHROMIUM = existsSync(CHROMIUM)
+const ARTIFACTS = join(ROOT, 'test-results')
+const API = 'https://api.petstore.example/v1'
+
+if (!HAVE_CHROMIUM && !IN_CI) {
+  console.warn(`[browser] Skipping the Chromium tests: no browser at ${CHROMIUM}. Install it with "apt-get install -y chromium" (or set CHROMIUM_PATH). In CI they never skip.`)
+}
+
+interface ApiResponse {
+  method: string
+  url: string
+  status: number
+  fromServiceWorker: boolean
+}
+
+/** Loads the demo in a new tab and records every response to the API's address. */
+async function openDemo(context: BrowserContext, origin: string): Promise<{ page: Page; responses: ApiResponse[] }> {
+  const page = await context.newPage()
+  const responses: ApiResponse[] = []
+  page.on('response', (response) => {
+    if (response.url().startsWith(API)) {
+      responses.push({ method: response.request().method(), url: response.url(), status: response.status(), fromServiceWorker: response.fromServiceWorker() })
+    }
+  })
+  await page.goto(`${origin}/__sim/demo/`)
+  await page.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 })
+  return { page, responses }
+}
+
+const statusOf = (page: Page, id: number) => page.locator(`tr[data-order-id="${id}"] td[data-status]`)
+
+describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the demo page in Chromium, answered by the service worker', () => {
+  let browser: Browser
+  let server: Listening
+  const { app, sim: serverSimulator } = createSimulatorApp()
+
+  beforeAll(async () => {
+    if (!HAVE_CHROMIUM) throw new Error(`CI is set but there is no Chromium at ${CHROMIUM}: .ci/run must install it (apt-get install -y chromium).`)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    server = await listen(app)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  test('lists, cancels, refuses a shipped order, a missing one and a bad key, all from the service worker', async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } })
+    const { page, responses } = await openDemo(context, server.origin)
+
+    expect(await page.locator('tr[data-order-id]').count()).toBeGreaterThanOrEqual(12)
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('pending')
+
+    await page.locator('tr[data-order-id="1"] button').click()
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('cancelled')
+    await expect.poll(() => page.locator('#message').textContent()).toBe('Order 1 cancelled.')
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-after-cancel.png'), fullPage: true })
+
+    await page.locator('tr[data-order-id="5"] button').click()
+    await expect.poll(() => page.locator('#message').textContent()).toBe('409 order_already_shipped: Order 5 has already shipped and cannot be cancelled.')
+    expect(await statusOf(page, 5).textContent()).toBe('shipped')
+
+    await page.locator('#cancel-by-id input').fill('999')
+    await page.locator('#cancel-by-id button').click()
+    await expect.poll(() => page.locator('#message').textContent()).toBe('404 order_not_found: Order 999 was not found.')
+
+    await page.locator('#scenario').selectOption('bad-key')
+    await expect.poll(() => page.locator('#message').textContent()).toBe('401 unauthorized: Invalid API key: this scenario accepts no key.')
+    expect(await page.locator('tr[data-order-id]').count()).toBe(0)
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-bad-key.png'), fullPage: true })
+
+    expect(responses.map(({ method, status }) => `${method} ${status}`)).toEqual([
+      'GET 200',
+      'DELETE 204',
+      'GET 200',
+      'DELETE 409',
+      'GET 200',
+      'DELETE 404',
+      'GET 200',
+      'GET 401',
+    ])
+    expect(responses.every((response) => response.fromServiceWorker)).toBe(true)
+    // Nothing reached the standalone server's own simulator: the browser answered itself.
+    expect(serverSimulator.journal.entries().filter((entry) => entry.path.startsWith('/v1/'))).toEqual([])
+    await context.close()
+  }, 60_000)
+
+  test('two tabs of one browser run independent simulators: a cancel in one is not seen in the other', async () => {
+    // One context: the tabs share storage and BroadcastChannel, as a developer's tabs do.
+    const context = await browser.newContext()
+    const first = await openDemo(context, server.origin)
+    const second = await openDemo(context, server.origin)
+
+    await first.page.locator('tr[data-order-id="2"] button').click()
+    await expect.poll(() => statusOf(first.page, 2).textContent()).toBe('cancelled')
+
+    const seenBySecond = await second.page.evaluate(async (api) => {
+      const response = await fetch(`${api}/store/orders`, { headers: { Authorization: 'Bearer petstore-test-key' } })
+      return ((await response.json()) as { id: number; status: string }[]).find((order) => order.id === 2)?.status
+    }, API)
+    expect(seenBySecond).toBe('pending')
+    await context.close()
+  }, 60_000)
+})
