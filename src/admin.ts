@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -57,10 +58,28 @@ function readJsonBody(req: ExpressRequest): Record<string, unknown> {
  * The admin API, mounted under `/__sim`: scenarios, reset, state and the
  * request journal, JSON in and out.
  */
-export function createAdminRouter(sim: Simulator): Router {
+export function createAdminRouter(sim: Simulator, options: { token?: string | undefined } = {}): Router {
   const router = Router()
+  const { token } = options
   const available = availableScenarios(sim)
   const names = () => [...available.keys()].join(', ')
+
+  if (token !== undefined) {
+    const expected = Buffer.from(`bearer ${token}`)
+    router.use((req, res, next) => {
+      // The demo is static files; the token guards what can read or change state.
+      if (req.path === '/demo' || req.path.startsWith('/demo/')) return next()
+      const header = req.headers.authorization ?? ''
+      const given = Buffer.from(header.replace(/^bearer(?= )/i, 'bearer'))
+      if (given.length === expected.length && timingSafeEqual(given, expected)) return next()
+      sendError(
+        res,
+        new ApiError(401, ErrorCode.Unauthorized, 'The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).', {
+          'WWW-Authenticate': 'Bearer',
+        }),
+      )
+    })
+  }
 
   router.get('/', (_req, res) => {
     sendJson(res, 200, {

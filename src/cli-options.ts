@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { isBearerToken } from './auth.js'
 import type { AfterCancel } from './glossary.js'
 import { DEFAULT_JOURNAL_SIZE } from './journal.js'
 import { DEFAULT_HOST, DEFAULT_PORT, type StartOptions } from './server.js'
@@ -24,6 +25,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'sunset-at', env: 'PETSTORE_SIM_SUNSET_AT', value: '<date>', help: 'Date GET /pets/{petId} announces in its Sunset header. Default 2027-01-01T00:00:00Z.' },
   { name: 'journal-size', env: 'PETSTORE_SIM_JOURNAL_SIZE', value: '<n>', help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.` },
   { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
+  { name: 'admin-token', env: 'PETSTORE_SIM_ADMIN_TOKEN', value: '<secret>', help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise).' },
   { name: 'quiet', env: 'PETSTORE_SIM_QUIET', boolean: true, help: 'Do not log one line per request.' },
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
   { name: 'version', env: '', boolean: true, help: 'Show the version and exit.' },
@@ -140,5 +142,10 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   const journalSize = read('journal-size')
   if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, 'journal-size', 1_000_000)
   if (readBoolean('no-admin') === true) options.admin = false
+  const adminToken = read('admin-token')
+  if (adminToken !== undefined) {
+    if (!isBearerToken(adminToken)) throw new CliUsageError('--admin-token must be one word of letters, digits and -._~+/ characters (it is sent as a bearer token).')
+    options.adminToken = adminToken
+  }
   return { kind: 'start', options, quiet: readBoolean('quiet') ?? false }
 }

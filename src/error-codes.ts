@@ -26,6 +26,8 @@ export const ErrorCode = {
   UnknownScenario: 'unknown_scenario',
   /** 413: the request body is larger than the server accepts. */
   PayloadTooLarge: 'payload_too_large',
+  /** 431: the request's header section is larger than the server reads (64 KiB). */
+  HeadersTooLarge: 'headers_too_large',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const

@@ -27,6 +27,8 @@ export interface HandlerContext {
   fallthrough: boolean
   /** Where every answered request is recorded. */
   journal: RequestJournal
+  /** Requests declaring a larger body (Content-Length) get 413, as the standalone server does. */
+  bodyLimit: number
 }
 
 type Params = { param: string }
@@ -45,7 +47,7 @@ function quote(value: string): string {
  * would be a 500 that exposes the stack.
  */
 function answer(
-  journal: RequestJournal,
+  context: Pick<HandlerContext, 'journal' | 'bodyLimit'>,
   request: Request,
   operation: OperationId | null,
   compute: () => Response,
@@ -56,12 +58,16 @@ function answer(
   const time = new Date().toISOString()
   let response: Response
   try {
+    // A transport limit, so it comes before authentication, as in any HTTP server.
+    if (Number(request.headers.get('Content-Length') ?? 0) > context.bodyLimit) {
+      throw new ApiError(413, ErrorCode.PayloadTooLarge, `The request body is larger than ${context.bodyLimit} bytes.`)
+    }
     response = compute()
   } catch (error) {
     response = toErrorResponse(error, errorHeaders)
   }
   const url = new URL(request.url)
-  journal.record({
+  context.journal.record({
     time,
     method: request.method,
     path: url.pathname + url.search,
@@ -82,7 +88,7 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
       return match?.operation === id ? { matches: true, params: { param: match.param ?? '' } } : false
     },
     ({ request, params }) =>
-      answer(context.journal, request, id, () => resolve({ request, param: params.param }), errorHeaders, id === 'cancelOrder' ? parseInt64(params.param) : null),
+      answer(context, request, id, () => resolve({ request, param: params.param }), errorHeaders, id === 'cancelOrder' ? parseInt64(params.param) : null),
   )
 }
 
@@ -145,7 +151,7 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
   // Under a bare "/" on any origin there is nothing to scope a catch-all by:
   // it would swallow every request the test process makes.
   if (!context.fallthrough && (base.origin !== null || base.path !== '')) {
-    handlers.push(unknownPath(base, context.journal))
+    handlers.push(unknownPath(context))
   }
   return handlers
 }
@@ -155,16 +161,21 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
  * operation takes: 405 with `Allow` on a known path, 404 otherwise. It comes
  * last, so handlers placed before it (or added with `server.use()`) win.
  */
-function unknownPath(base: ApiBase, journal: RequestJournal): HttpHandler {
+function unknownPath(context: HandlerContext): HttpHandler {
+  const { base } = context
   const operations = `GET ${base.path}/store/orders, DELETE ${base.path}/store/orders/{orderId} and GET ${base.path}/pets/{petId}`
   return http.all(
     ({ request }) => isUnderBase(new URL(request.url), base),
     ({ request }) =>
-      answer(journal, request, null, () => {
+      answer(context, request, null, () => {
         const url = new URL(request.url)
         const match = matchRoute(url, base)
         if (match !== null) {
           const allowed = OPERATION_METHODS[match.operation]
+          if (request.method === 'OPTIONS') {
+            // What the standalone server answers too: the path's methods, no body.
+            return new Response(null, { status: 204, headers: { Allow: `${allowed}, OPTIONS` } })
+          }
           throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, { Allow: allowed })
         }
         throw new ApiError(404, ErrorCode.NotFound, `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`)

@@ -1,5 +1,5 @@
 // The simulator: one instance per test file, suite or server.
-export { createSimulator, DEFAULT_DEPRECATION } from './simulator.js'
+export { createSimulator, DEFAULT_BODY_LIMIT, DEFAULT_DEPRECATION } from './simulator.js'
 export type { ResetOptions, ResetRequest, Simulator, SimulatorOptions, SimulatorState } from './simulator.js'
 
 // The request journal.

@@ -46,9 +46,17 @@ export function parseApiBase(baseUrl: string): ApiBase {
   return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') }
 }
 
-/** True when a URL lies under the API's base: same origin when pinned, and the base path or below it. */
+/**
+ * True when a URL lies under the API's base: same origin when pinned, and the
+ * base path or below it. The prefix is compared ignoring case so that a
+ * mistyped `/V1/...` is answered 404 like any other unknown path, rather than
+ * left to fall through; operations themselves match case-sensitively.
+ */
 export function isUnderBase(url: URL, base: ApiBase): boolean {
-  return (base.origin === null || url.origin === base.origin) && (url.pathname === base.path || url.pathname.startsWith(`${base.path}/`))
+  if (base.origin !== null && url.origin !== base.origin) return false
+  const path = url.pathname.toLowerCase()
+  const prefix = base.path.toLowerCase()
+  return path === prefix || path.startsWith(`${prefix}/`)
 }
 
 function decodeSegment(segment: string): string {

@@ -1,3 +1,3 @@
 // The standalone server, for suites that start it in code (beforeAll) and for the CLI.
-export { createSimulatorApp, DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT, startSimulatorServer } from './server.js'
+export { createSimulatorApp, DEFAULT_HOST, DEFAULT_PORT, startSimulatorServer } from './server.js'
 export type { RunningSimulator, SimulatorApp, SimulatorAppOptions, StartOptions } from './server.js'

@@ -1,4 +1,5 @@
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { createMiddleware } from '@mswjs/http-middleware'
 import express, { type ErrorRequestHandler, type Express, type Request as ExpressRequest, type RequestHandler, type Response as ExpressResponse } from 'express'
@@ -8,15 +9,15 @@ import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import { sendError } from './express-responses.js'
 import { matchRoute, OPERATION_METHODS, parseApiBase } from './routes.js'
-import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js'
+import { createSimulator, DEFAULT_BODY_LIMIT, type Simulator, type SimulatorOptions } from './simulator.js'
 
 export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   /** The path the API is served under (default `/v1`), on whatever host the server is reached by. */
   basePath?: string
   /** Serve the admin API under `/__sim` (default true). */
   admin?: boolean
-  /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
-  bodyLimit?: number
+  /** When set, every admin call must send `Authorization: Bearer <adminToken>` (401 otherwise). */
+  adminToken?: string
   /** Receives one line per request (`GET /v1/store/orders 200 1.2ms`); omit it for silence. */
   log?: (line: string) => void
   /** Serve this simulator instead of creating one from the options. */
@@ -28,7 +29,6 @@ export interface SimulatorApp {
   sim: Simulator
 }
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024
 const ADMIN_PREFIX = '/__sim'
 const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 const ANY_METHOD = 'GET, POST, PUT, PATCH, DELETE'
@@ -149,7 +149,14 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   app.use(cors(basePath, admin))
   // Every body is read here, whatever its type, so that one limit applies to all.
   app.use(express.raw({ type: () => true, limit: bodyLimit }))
-  if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim))
+  app.use((req, _res, next) => {
+    // Node keeps only the first of repeated Authorization headers; Fetch joins
+    // them. Join them here too, so both transports see the same (invalid) value.
+    const values = req.headersDistinct['authorization']
+    if (values !== undefined && values.length > 1) req.headers.authorization = values.join(', ')
+    next()
+  })
+  if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim, { token: options.adminToken }))
   app.use((req, _res, next) => {
     // http-middleware builds a URL from the Host header; a broken one would surface as a 500.
     if (!URL.canParse(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`)) {
@@ -191,6 +198,36 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   return { app, sim }
 }
 
+/** The largest header section the server reads; a 16 KB key still gets its 401. */
+export const MAX_HEADER_BYTES = 64 * 1024
+
+function writeRawError(socket: Duplex, status: number, reason: string, error: ApiError): void {
+  const body = JSON.stringify(error.body)
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
+/**
+ * The Node HTTP server for an app. Requests Node's parser refuses (oversized
+ * or malformed headers) get a JSON Error body too, instead of a bare status line.
+ */
+export function createHttpServer(app: Express): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app)
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      writeRawError(socket, 431, 'Request Header Fields Too Large', new ApiError(431, ErrorCode.HeadersTooLarge, `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`))
+    } else {
+      writeRawError(socket, 400, 'Bad Request', new ApiError(400, ErrorCode.InvalidRequest, 'The request is not valid HTTP.'))
+    }
+  })
+  return server
+}
+
 export interface StartOptions extends SimulatorAppOptions {
   /** Default 4010; 0 picks a free port. */
   port?: number
@@ -218,7 +255,8 @@ export function startSimulatorServer(options: StartOptions = {}): Promise<Runnin
   const host = options.host ?? DEFAULT_HOST
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '')
   return new Promise((resolve, reject) => {
-    const server = app.listen(options.port ?? DEFAULT_PORT, host)
+    const server = createHttpServer(app)
+    server.listen(options.port ?? DEFAULT_PORT, host)
     server.once('error', reject)
     server.once('listening', () => {
       server.off('error', reject)

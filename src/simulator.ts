@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   fallthrough?: boolean
   /** How many of the latest requests the journal keeps (default 1000; 0 keeps none). */
   journalSize?: number
+  /** Requests whose Content-Length is larger get 413 `payload_too_large` (default 1 MiB), as over HTTP. */
+  bodyLimit?: number
 }
 
 export interface ResetOptions {
@@ -80,6 +82,9 @@ export interface Simulator {
   /** The latest requests the handlers answered, oldest first (bounded by `journalSize`). */
   readonly journal: RequestJournal
 }
+
+/** The largest request body accepted (1 MiB): the operations take none. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
 /** Defaults for the dates the specification does not give. */
 export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string>> = {
@@ -183,6 +188,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     fail(`journalSize must be a whole number of 0 or more, got ${String(journalSize)}.`)
   }
   const journal = createJournal(journalSize)
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
+    fail(`bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}.`)
+  }
   const store = createOrderStore()
   function load(input: string | Scenario, seed: number | undefined): ActiveScenario {
     const { scenario, source } = resolveScenario(input)
@@ -199,6 +208,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     deprecationHeaders: deprecationHeaders(deprecation),
     fallthrough: options.fallthrough ?? false,
     journal,
+    bodyLimit,
   })
 
   return {

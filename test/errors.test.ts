@@ -15,6 +15,7 @@ afterAll(() => server.close())
 
 test('exports every error code as a stable snake_case constant', () => {
   expect(Object.values(ErrorCode).sort()).toEqual([
+    'headers_too_large',
     'internal_error',
     'invalid_order_id',
     'invalid_request',
@@ -47,6 +48,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
       deprecationHeaders: {},
       fallthrough: false,
       journal: createJournal(10),
+      bodyLimit: 1024,
     }),
   )
 

@@ -108,22 +108,23 @@ describe('base URL', () => {
     expect((await fetch('https://api.petstore.example/v1/store/orders/1/', { method: 'DELETE', headers: auth })).status).toBe(204)
   })
 
-  test('leaves requests outside the base path to other handlers: other versions, other letter cases, other prefixes', async () => {
+  test('leaves requests outside the base path to other handlers: other versions, other prefixes', async () => {
     const sim = createSimulator({ scenario: 'missing' })
     server.use(...sim.handlers)
     const fallthrough: string[] = []
     server.events.on('request:unhandled', ({ request }) => fallthrough.push(new URL(request.url).pathname))
-    for (const path of ['/v2/store/orders', '/V1/store/orders', '/api/v1/store/orders', '/v10/store/orders']) {
+    for (const path of ['/v2/store/orders', '/api/v1/store/orders', '/v10/store/orders']) {
       await fetch(`http://127.0.0.1:9${path}`, { headers: auth }).catch(() => undefined)
     }
     server.events.removeAllListeners()
-    expect(fallthrough).toEqual(['/v2/store/orders', '/V1/store/orders', '/api/v1/store/orders', '/v10/store/orders'])
+    expect(fallthrough).toEqual(['/v2/store/orders', '/api/v1/store/orders', '/v10/store/orders'])
   })
 
   test.each([
     ['GET', '/v1/store/orders/1/extra'],
     ['GET', '/v1//store/orders'],
     ['GET', '/v1/Store/Orders'],
+    ['GET', '/V1/store/orders'],
     ['GET', '/v1'],
     ['GET', '/v1/pets'],
   ])('answers %s %s under the base path with 404 not_found in the Error shape', async (method, path) => {

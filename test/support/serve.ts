@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { Express } from 'express'
 import { afterEach } from 'vitest'
 import type { Simulator } from '../../src/index.js'
-import { createSimulatorApp, type SimulatorAppOptions } from '../../src/server.js'
+import { createHttpServer, createSimulatorApp, type SimulatorAppOptions } from '../../src/server.js'
 
 export interface Listening {
   origin: string
@@ -12,7 +12,7 @@ export interface Listening {
 /** Listens on a free loopback port. */
 export function listen(app: Express): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(0, '127.0.0.1')
+    const server = createHttpServer(app).listen(0, '127.0.0.1')
     server.once('error', reject)
     server.once('listening', () =>
       resolve({
