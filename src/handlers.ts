@@ -34,6 +34,30 @@ export interface HandlerContext {
 type Params = { param: string }
 type Resolver = (args: { request: Request; param: string }) => Response
 
+/**
+ * The size of a request body, read no further than one byte past `limit`.
+ * Fetch computes Content-Length only when sending, so in process the header
+ * is absent and the body itself has to be measured.
+ */
+async function bodyExceeds(request: Request, limit: number): Promise<boolean> {
+  const declared = request.headers.get('Content-Length')
+  if (declared !== null) return Number(declared) > limit
+  if (request.body === null) return false
+  const reader = request.body.getReader()
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return false
+    size += value.byteLength
+    if (size > limit) {
+      // Not awaited: msw hands handlers a tee'd body, and cancelling one branch
+      // of a tee settles only once the other branch is cancelled too.
+      void reader.cancel().catch(() => undefined)
+      return true
+    }
+  }
+}
+
 const JSON_HEADERS = { 'Content-Type': 'application/json' }
 
 /** Quotes a client-supplied value for an error message, cut short when long. */
@@ -46,25 +70,31 @@ function quote(value: string): string {
  * or not, leaves as an Error body: msw's own answer to a throwing resolver
  * would be a 500 that exposes the stack.
  */
-function answer(
+async function answer(
   context: Pick<HandlerContext, 'journal' | 'bodyLimit'>,
   request: Request,
   operation: OperationId | null,
   compute: () => Response,
   errorHeaders: Readonly<Record<string, string>> = {},
   orderId: Int64Key | null = null,
-): Response {
+): Promise<Response> {
   const started = performance.now()
   const time = new Date().toISOString()
   let response: Response
   try {
     // A transport limit, so it comes before authentication, as in any HTTP server.
-    if (Number(request.headers.get('Content-Length') ?? 0) > context.bodyLimit) {
+    if (await bodyExceeds(request, context.bodyLimit)) {
       throw new ApiError(413, ErrorCode.PayloadTooLarge, `The request body is larger than ${context.bodyLimit} bytes.`)
     }
+    // compute() runs in one turn, with no await inside: concurrent cancels of
+    // one order cannot interleave between the status check and the change.
     response = compute()
   } catch (error) {
     response = toErrorResponse(error, errorHeaders)
+  }
+  if (request.method === 'HEAD') {
+    // As an HTTP server would: the status and headers of the answer, no body.
+    response = new Response(null, { status: response.status, headers: response.headers })
   }
   const url = new URL(request.url)
   context.journal.record({

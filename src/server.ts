@@ -45,7 +45,9 @@ class NetworkErrorSignal extends Error {
  * reaches express, where the connection is reset as a real network failure.
  */
 function guardNetworkErrors(handlers: readonly HttpHandler[]): HttpHandler {
-  return http.all('*', async ({ request }) => {
+  // A predicate, not '*': msw decodes a string path with decodeURIComponent,
+  // which throws on a malformed escape such as /v1/store/orders/%zz.
+  return http.all(() => true, async ({ request }) => {
     const response = await getResponse([...handlers], request)
     if (response === undefined) return passthrough()
     if (response.type === 'error') throw new NetworkErrorSignal('A handler answered with a network error.')

@@ -49,9 +49,10 @@ function resolve(path: readonly string[]): { node: JsonObject; path: string[] } 
 /** The OpenAPI path template and method a request URL path (below the base) belongs to, if any. */
 export function findOperation(method: string, apiPath: string): { template: string; method: string } | undefined {
   const paths = (openApiDocument as unknown as { paths: Record<string, Record<string, unknown>> }).paths
+  const pathOnly = apiPath.split('?')[0] ?? ''
   for (const template of Object.keys(paths)) {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`)
-    if (pattern.test(apiPath) && paths[template]?.[method.toLowerCase()] !== undefined) {
+    if (pattern.test(pathOnly) && paths[template]?.[method.toLowerCase()] !== undefined) {
       return { template, method: method.toLowerCase() }
     }
   }
