@@ -72,7 +72,12 @@ async function main(): Promise<void> {
   const host = options.host ?? '127.0.0.1'
   let running: RunningSimulator
   try {
-    running = await startSimulatorServer({ ...options, ...(quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }) })
+    running = await startSimulatorServer({
+      ...options,
+      ...(quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
+      // The client gets a 500 without details; the operator gets the whole story.
+      onError: (error: unknown) => process.stderr.write(`Internal error (answered 500 internal_error): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    })
   } catch (error) {
     process.stderr.write(`${describeStartupError(error, host, options.port ?? 4010)}\n`)
     process.exit(1)

@@ -20,6 +20,8 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   adminToken?: string
   /** Receives one line per request (`GET /v1/store/orders 200 1.2ms`); omit it for silence. */
   log?: (line: string) => void
+  /** Receives every unexpected error (a simulator bug) that was answered with 500 `internal_error`. */
+  onError?: (error: unknown) => void
   /** Serve this simulator instead of creating one from the options. */
   simulator?: Simulator
 }
@@ -187,6 +189,7 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
       res.destroy()
       return
     }
+    if (!(error instanceof ApiError) && !isBodyParserError(error)) options.onError?.(error)
     const apiError =
       isBodyParserError(error) && error.type === 'entity.too.large'
         ? new ApiError(413, ErrorCode.PayloadTooLarge, `The request body is larger than ${bodyLimit} bytes.`)

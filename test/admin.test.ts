@@ -169,3 +169,37 @@ describe('admin API boundaries', () => {
     expect((await fetch(`${origin}/v1/store/orders`)).status).toBe(401)
   })
 })
+
+describe('the admin token', () => {
+  test.each([
+    ['no Authorization header', {}],
+    ['another token', { Authorization: 'Bearer not-the-secret' }],
+    ['the order API key', { Authorization: `Bearer ${KEY}` }],
+    ['the token without the Bearer scheme', { Authorization: 's3cret-admin' }],
+  ])('refuses %s on every admin call with 401, changing nothing', async (_, headers) => {
+    const { origin, sim } = await serve({ scenario: 'pending', adminToken: 's3cret-admin' })
+    const before = sim.state()
+    for (const [method, path] of [['GET', '/__sim/state'], ['POST', '/__sim/reset'], ['GET', '/__sim/requests'], ['DELETE', '/__sim/requests'], ['GET', '/__sim/scenarios'], ['GET', '/__sim']]) {
+      const response = await fetch(`${origin}${path}`, { method, headers })
+      expect(response.status, `${method} ${path}`).toBe(401)
+      expect(response.headers.get('WWW-Authenticate')).toBe('Bearer')
+      expect(((await response.json()) as { code: string }).code).toBe('unauthorized')
+    }
+    expect(sim.state()).toEqual(before)
+  })
+
+  test('opens the admin API with the token (scheme in any case), and never the order API', async () => {
+    const { origin } = await serve({ scenario: 'pending', adminToken: 's3cret-admin' })
+    expect((await fetch(`${origin}/__sim/state`, { headers: { Authorization: 'Bearer s3cret-admin' } })).status).toBe(200)
+    expect((await fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { Authorization: 'bearer s3cret-admin' }, body: '{"scenario":"shipped"}' })).status).toBe(200)
+    const orders = await fetch(`${origin}/v1/store/orders`, { headers: { Authorization: 'Bearer s3cret-admin' } })
+    expect(orders.status).toBe(401)
+  })
+
+  test('leaves the static demo page open', async () => {
+    const { origin } = await serve({ adminToken: 's3cret-admin' })
+    const response = await fetch(`${origin}/__sim/demo/mockServiceWorker.js`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/javascript/)
+  })
+})

@@ -82,6 +82,13 @@ describe('starting', () => {
     expect(quiet.stdout().trimEnd().split('\n')).toHaveLength(1)
   })
 
+  test('--admin-token (or PETSTORE_SIM_ADMIN_TOKEN) guards the admin API', async () => {
+    const server = await whenReady(cli(['--port', '0'], { PETSTORE_SIM_ADMIN_TOKEN: 'qa-secret' }))
+    const state = new URL('/__sim/state', server.url)
+    expect((await fetch(state)).status).toBe(401)
+    expect((await fetch(state, { headers: { Authorization: 'Bearer qa-secret' } })).status).toBe(200)
+  })
+
   test('--no-admin turns the admin API off', async () => {
     const server = await whenReady(cli(['--port', '0', '--no-admin']))
     expect((await fetch(new URL('/__sim/state', server.url))).status).toBe(404)
@@ -178,6 +185,45 @@ describe('stopping', () => {
     expect(await answer).toBe(204)
     expect(await server.exited).toBe(0)
   })
+})
+
+describe('stopping under load', () => {
+  test('SIGTERM while requests are in flight: every request the server took is answered, then exit 0', async () => {
+    const server = await whenReady(cli(['--port', '0', '--scenario', 'missing']))
+    const outcomes: (number | string)[] = []
+    let answered = 0
+    let signalled = false
+    const worker = async (index: number) => {
+      for (let round = 0; round < 40; round++) {
+        try {
+          const response = await fetch(`${server.url}/store/orders${round % 2 === 0 ? '' : `/${index}`}`, { method: round % 2 === 0 ? 'GET' : 'DELETE', headers: auth })
+          await response.text()
+          outcomes.push(response.status)
+          answered++
+          if (answered === 150 && !signalled) {
+            signalled = true
+            server.child.kill('SIGTERM')
+          }
+        } catch (error) {
+          // After the server stops listening, new requests are refused or find their idle socket closed.
+          const cause = (error as { cause?: { code?: string } }).cause
+          outcomes.push(cause?.code ?? 'error')
+          return
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: 20 }, (_, index) => worker(index)))
+
+    expect(await server.exited).toBe(0)
+    expect(signalled).toBe(true)
+    const statuses = outcomes.filter((outcome): outcome is number => typeof outcome === 'number')
+    expect(new Set(statuses)).toEqual(new Set([200, 404]))
+    for (const failure of outcomes.filter((outcome) => typeof outcome === 'string')) expect(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']).toContain(failure)
+    // One log line per answered request: none was taken and then dropped.
+    const logged = server.stdout().split('\n').filter((line) => / \/v1\/store\/orders/.test(line))
+    expect(logged).toHaveLength(statuses.length)
+    expect(server.stderr()).toBe('')
+  }, 60_000)
 })
 
 async function createListFromSimulator(): Promise<Response> {

@@ -43,13 +43,16 @@ describe('answers that are ours', () => {
   test('a handler that throws gives a JSON 500 internal_error, never express\'s HTML page with a stack', async () => {
     const sim = createSimulator()
     const throwing = { ...sim, handlers: [http.get('*/v1/boom', () => { throw new Error('secret stack') }), ...sim.handlers] }
-    const { origin } = await serve({ simulator: throwing })
+    const errors: unknown[] = []
+    const { origin } = await serve({ simulator: throwing, onError: (error) => errors.push(error) })
     const response = await fetch(`${origin}/v1/boom`)
     const text = await response.text()
     expect(response.status).toBe(500)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     expect(JSON.parse(text)).toMatchObject({ code: 'internal_error', status: 500 })
     expect(text).not.toMatch(/secret|<html|at /i)
+    // The operator's log gets the error the client never sees.
+    expect(errors).toEqual([expect.objectContaining({ message: 'secret stack' })])
   })
 
   test('a handler answering Response.error() resets the connection, and the server keeps serving', async () => {
