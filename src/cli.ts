@@ -90,4 +90,4 @@ async function main(): Promise<void> {
   process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)})\n`)
 }
 
-await main()
+void main()

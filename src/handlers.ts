@@ -3,7 +3,7 @@ import { ApiError, toErrorResponse } from './api-error.js'
 import { assertAuthorized } from './auth.js'
 import { ErrorCode } from './error-codes.js'
 import type { AfterCancel } from './glossary.js'
-import { int64Value, parseInt64, type Int64Key } from './int64.js'
+import { parseInt64, type Int64Key } from './int64.js'
 import type { RequestJournal } from './journal.js'
 import type { OrderStore } from './order-store.js'
 import { isUnderBase, matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
@@ -31,7 +31,7 @@ export interface HandlerContext {
   bodyLimit: number
 }
 
-type Params = { param: string }
+type Params = { param: string; path: string }
 type Resolver = (args: { request: Request; param: string }) => Response
 
 /**
@@ -60,6 +60,11 @@ async function bodyExceeds(request: Request, limit: number): Promise<boolean> {
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' }
 
+function pathOf(request: Request): string {
+  const url = new URL(request.url)
+  return url.pathname + url.search
+}
+
 /** Quotes a client-supplied value for an error message, cut short when long. */
 function quote(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
@@ -73,13 +78,14 @@ function quote(value: string): string {
 async function answer(
   context: Pick<HandlerContext, 'journal' | 'bodyLimit'>,
   request: Request,
+  path: string,
   operation: OperationId | null,
   compute: () => Response,
   errorHeaders: Readonly<Record<string, string>> = {},
   orderId: Int64Key | null = null,
 ): Promise<Response> {
   const started = performance.now()
-  const time = new Date().toISOString()
+  const time = Date.now()
   let response: Response
   try {
     // A transport limit, so it comes before authentication, as in any HTTP server.
@@ -96,15 +102,14 @@ async function answer(
     // As an HTTP server would: the status and headers of the answer, no body.
     response = new Response(null, { status: response.status, headers: response.headers })
   }
-  const url = new URL(request.url)
   context.journal.record({
     time,
     method: request.method,
-    path: url.pathname + url.search,
+    path,
     status: response.status,
     duration: Math.round((performance.now() - started) * 1000) / 1000,
     operation,
-    orderId: orderId === null ? null : int64Value(orderId),
+    orderId,
   })
   return response
 }
@@ -114,11 +119,12 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
   const method = OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get
   return method<Params>(
     ({ request }) => {
-      const match = matchRoute(new URL(request.url), context.base)
-      return match?.operation === id ? { matches: true, params: { param: match.param ?? '' } } : false
+      const url = new URL(request.url)
+      const match = matchRoute(url, context.base)
+      return match?.operation === id ? { matches: true, params: { param: match.param ?? '', path: url.pathname + url.search } } : false
     },
     ({ request, params }) =>
-      answer(context, request, id, () => resolve({ request, param: params.param }), errorHeaders, id === 'cancelOrder' ? parseInt64(params.param) : null),
+      answer(context, request, params.path, id, () => resolve({ request, param: params.param }), errorHeaders, id === 'cancelOrder' ? parseInt64(params.param) : null),
   )
 }
 
@@ -129,10 +135,20 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
 export function createHandlers(context: HandlerContext): HttpHandler[] {
   const { base, store } = context
 
+  // The list body, serialised once per state version rather than once per request.
+  let cached: { version: number; exposeStatus: boolean; body: Uint8Array<ArrayBuffer> } | undefined
+  const listBody = (exposeStatus: boolean) => {
+    const version = store.version()
+    if (cached?.version !== version || cached.exposeStatus !== exposeStatus) {
+      cached = { version, exposeStatus, body: new TextEncoder().encode(serializeOrders(store.all(), exposeStatus)) }
+    }
+    return cached.body
+  }
+
   const listOrders = operation(context, 'listOrders', ({ request }) => {
     const settings = context.settings()
     assertAuthorized(request, settings.acceptedKeys)
-    return new Response(serializeOrders(store.all(), settings.exposeStatus), { status: 200, headers: JSON_HEADERS })
+    return new Response(listBody(settings.exposeStatus), { status: 200, headers: JSON_HEADERS })
   })
 
   const cancelOrder = operation(context, 'cancelOrder', ({ request, param }) => {
@@ -197,7 +213,7 @@ function unknownPath(context: HandlerContext): HttpHandler {
   return http.all(
     ({ request }) => isUnderBase(new URL(request.url), base),
     ({ request }) =>
-      answer(context, request, null, () => {
+      answer(context, request, pathOf(request), null, () => {
         const url = new URL(request.url)
         const match = matchRoute(url, base)
         if (match !== null) {

@@ -1,4 +1,5 @@
 import type { Int64 } from './glossary.js'
+import { int64Value, type Int64Key } from './int64.js'
 import type { OperationId } from './routes.js'
 
 /** One request the simulator answered. */
@@ -17,24 +18,44 @@ export interface JournalEntry {
   orderId: Int64 | null
 }
 
+/** What is stored per request: the cheap raw values, turned into a `JournalEntry` only when read. */
+export interface JournalRecord {
+  /** Milliseconds since the epoch. */
+  time: number
+  method: string
+  path: string
+  status: number
+  duration: number
+  operation: OperationId | null
+  orderId: Int64Key | null
+}
+
 /** The most recent requests, oldest first; a ring, so memory stays bounded on a long run. */
 export interface RequestJournal {
   readonly capacity: number
   entries(): JournalEntry[]
   clear(): void
-  record(entry: JournalEntry): void
+  record(entry: JournalRecord): void
+}
+
+function toEntry(record: JournalRecord): JournalEntry {
+  return {
+    ...record,
+    time: new Date(record.time).toISOString(),
+    orderId: record.orderId === null ? null : int64Value(record.orderId),
+  }
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000
 
 /** Creates an empty journal that keeps the last `capacity` entries (0 keeps none). */
 export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): RequestJournal {
-  const ring: JournalEntry[] = []
+  const ring: JournalRecord[] = []
   let next = 0
   return {
     capacity,
     entries() {
-      return ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]
+      return (ring.length < capacity ? ring : [...ring.slice(next), ...ring.slice(0, next)]).map(toEntry)
     },
     clear() {
       ring.length = 0

@@ -50,6 +50,8 @@ function createOrderDb() {
 }
 
 export interface OrderStore {
+  /** Goes up by one with every change, so a reader can tell when what it built from the orders is stale. */
+  version(): number
   /** Replaces every order with `records`, in this order. */
   replaceAll(records: readonly OrderRecord[]): void
   /** Every order, in insertion order. */
@@ -70,8 +72,11 @@ function toRecord(entity: OrderEntity): OrderRecord {
 export function createOrderStore(): OrderStore {
   const db = createOrderDb()
   const byId = (id: Int64Key) => ({ where: { id: { equals: id } } })
+  let version = 0
   return {
+    version: () => version,
     replaceAll(records) {
+      version++
       drop(db)
       for (const record of records) {
         db.order.create({ ...record })
@@ -85,9 +90,11 @@ export function createOrderStore(): OrderStore {
       return entity === null ? undefined : toRecord(entity)
     },
     setStatus(id, status) {
+      version++
       db.order.update({ ...byId(id), data: { status } })
     },
     remove(id) {
+      version++
       db.order.delete(byId(id))
     },
   }

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
-import { createMiddleware } from '@mswjs/http-middleware'
-import express, { type ErrorRequestHandler, type Express, type Request as ExpressRequest, type RequestHandler, type Response as ExpressResponse } from 'express'
-import { getResponse, http, passthrough, type HttpHandler } from 'msw'
+import express, { type ErrorRequestHandler, type Express, type Request as ExpressRequest, type RequestHandler } from 'express'
 import { createAdminRouter } from './admin.js'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import { sendError } from './express-responses.js'
+import { mswMiddleware } from './msw-middleware.js'
+import { readBody } from './read-body.js'
 import { matchRoute, OPERATION_METHODS, parseApiBase } from './routes.js'
 import { createSimulator, DEFAULT_BODY_LIMIT, type Simulator, type SimulatorOptions } from './simulator.js'
 
@@ -35,28 +35,6 @@ const ADMIN_PREFIX = '/__sim'
 const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 const ANY_METHOD = 'GET, POST, PUT, PATCH, DELETE'
 
-/** Thrown from inside msw when a handler answers `Response.error()`: the bridge cannot write status 0. */
-class NetworkErrorSignal extends Error {
-  override name = 'NetworkErrorSignal'
-}
-
-/**
- * @mswjs/http-middleware writes `Response.error()` as status 0, which throws
- * outside any promise chain and kills the process. One bridging handler asks
- * the simulator's handlers first and turns such a response into an error that
- * reaches express, where the connection is reset as a real network failure.
- */
-function guardNetworkErrors(handlers: readonly HttpHandler[]): HttpHandler {
-  // A predicate, not '*': msw decodes a string path with decodeURIComponent,
-  // which throws on a malformed escape such as /v1/store/orders/%zz.
-  return http.all(() => true, async ({ request }) => {
-    const response = await getResponse([...handlers], request)
-    if (response === undefined) return passthrough()
-    if (response.type === 'error') throw new NetworkErrorSignal('A handler answered with a network error.')
-    return response
-  })
-}
-
 function allowedMethods(req: ExpressRequest, basePath: string, admin: boolean): string {
   const url = new URL(req.originalUrl, 'http://simulator')
   const match = matchRoute(url, parseApiBase(basePath))
@@ -72,6 +50,7 @@ function allowedMethods(req: ExpressRequest, basePath: string, admin: boolean): 
  */
 function cors(basePath: string, admin: boolean): RequestHandler {
   return (req, res, next) => {
+    res.locals['started'] = Date.now()
     const origin = req.headers.origin
     res.setHeader('Access-Control-Allow-Origin', origin ?? '*')
     if (origin !== undefined) {
@@ -106,13 +85,9 @@ function requestLog(log: (line: string) => void): RequestHandler {
   }
 }
 
-function isBodyParserError(error: unknown): error is { type: string; status: number } {
-  return typeof error === 'object' && error !== null && 'type' in error && typeof error.type === 'string' && 'status' in error
-}
-
 /**
  * The express app of the standalone simulator: the simulator's msw handlers
- * through @mswjs/http-middleware, plus everything that is not a mocked
+ * (through `mswMiddleware`), plus everything that is not a mocked
  * answer (CORS, the admin API, JSON 404s and errors). Nothing answers HTML.
  *
  * @example
@@ -130,12 +105,14 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   const app = express()
   app.disable('x-powered-by')
   app.set('etag', false)
+  // Nothing reads req.query: the spec defines no query parameters, and parsing costs every request.
+  app.set('query parser', false)
 
   /** Records what express itself answered; the handlers record what msw answered. */
   function recordInJournal(req: ExpressRequest, status: number, started: number): void {
     if (admin && req.path.startsWith(ADMIN_PREFIX)) return
     sim.journal.record({
-      time: new Date(started).toISOString(),
+      time: started,
       method: req.method,
       path: req.originalUrl,
       status,
@@ -146,58 +123,24 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   }
 
   if (options.log !== undefined) app.use(requestLog(options.log))
-  app.use((req, res, next) => {
-    res.locals['started'] = Date.now()
-    next()
-  })
   app.use(cors(basePath, admin))
   // Every body is read here, whatever its type, so that one limit applies to all.
-  app.use(express.raw({ type: () => true, limit: bodyLimit }))
-  app.use((req, _res, next) => {
-    // Node keeps only the first of repeated Authorization headers; Fetch joins
-    // them. Join them here too, so both transports see the same (invalid) value.
-    const values = req.headersDistinct['authorization']
-    if (values !== undefined && values.length > 1) req.headers.authorization = values.join(', ')
-    next()
-  })
+  app.use(readBody(bodyLimit))
   if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim, { token: options.adminToken }))
-  app.use((req, _res, next) => {
-    // http-middleware builds a URL from the Host header; a broken one would surface as a 500.
-    if (!URL.canParse(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`)) {
-      next(new ApiError(400, ErrorCode.InvalidRequest, 'The Host header or the request target is not a valid URL.'))
-      return
-    }
-    next()
-  })
-  // Mounted at the root: http-middleware reads req.url, which a mount path would cut.
-  // http-middleware is CommonJS and sees msw's CommonJS typings, where our
-  // handler is an ESM class with protected members: the same object at run
-  // time, a different nominal type to TypeScript.
-  app.use(createMiddleware(guardNetworkErrors(sim.handlers) as unknown as Parameters<typeof createMiddleware>[0]))
+  app.use(mswMiddleware(sim.handlers))
   app.use((req, res) => {
     const error = new ApiError(404, ErrorCode.NotFound, `No operation at ${req.method} ${req.path}. The simulated API is under ${basePath}${admin ? `; the admin API is under ${ADMIN_PREFIX}` : ''}.`)
     recordInJournal(req, 404, res.locals['started'] as number)
     sendError(res, error)
   })
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-    if (error instanceof NetworkErrorSignal) {
-      // What a client sees of a network failure: the connection goes away.
-      req.socket.destroy()
-      return
-    }
     if (res.headersSent) {
       res.destroy()
       return
     }
-    if (!(error instanceof ApiError) && !isBodyParserError(error)) options.onError?.(error)
-    const apiError =
-      isBodyParserError(error) && error.type === 'entity.too.large'
-        ? new ApiError(413, ErrorCode.PayloadTooLarge, `The request body is larger than ${bodyLimit} bytes.`)
-        : isBodyParserError(error) && error.status >= 400 && error.status < 500
-          ? new ApiError(400, ErrorCode.InvalidRequest, 'The request body could not be read.')
-          : error
-    recordInJournal(req, apiError instanceof ApiError ? apiError.status : 500, res.locals['started'] as number)
-    sendError(res, apiError)
+    if (!(error instanceof ApiError)) options.onError?.(error)
+    recordInJournal(req, error instanceof ApiError ? error.status : 500, res.locals['started'] as number)
+    sendError(res, error)
   }
   app.use(onError)
   return { app, sim }

@@ -34,6 +34,7 @@ test('exports every error code as a stable snake_case constant', () => {
 test('a handler that throws answers 500 internal_error with an Error body and no stack trace', async () => {
   const broken = new Error('store exploded at /work/secret/path.ts:12')
   const store: OrderStore = {
+    version: () => 0,
     replaceAll: () => undefined,
     all: () => { throw broken },
     find: () => { throw broken },

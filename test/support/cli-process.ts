@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
 
 export const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))))
-export const CLI = join(ROOT, 'dist/src/cli.js')
+export const CLI = join(ROOT, 'dist/cli.mjs')
 const READY = /^Petstore simulator ready at (\S+) \(scenario: ([^,]+), (.+)\)$/m
 
 export interface CliRun {
@@ -27,10 +27,19 @@ export interface ReadyCli extends CliRun {
 export function useProcesses(): (command: string, args: string[], env?: Record<string, string>) => CliRun {
   const children: ChildProcess[] = []
   afterEach(() => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    for (const child of children.splice(0)) {
+      // The whole process group: `npm start` runs the server as a grandchild.
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // Already gone.
+        }
+      }
+    }
   })
   return (command, args, env = {}) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     children.push(child)
     let stdout = ''
     let stderr = ''
