@@ -46,7 +46,8 @@ function allowedMethods(req: ExpressRequest, basePath: string, admin: boolean): 
 /**
  * CORS for frontends served from another origin: every answer carries
  * `Access-Control-Allow-Origin`, and any OPTIONS request is answered here as
- * a preflight (http-middleware has no CORS, so it would fall through to 404).
+ * a preflight, before any handler sees it. It also notes when the request
+ * arrived, for the journal.
  */
 function cors(basePath: string, admin: boolean): RequestHandler {
   return (req, res, next) => {

@@ -65,6 +65,7 @@ const servers = {
   simulator: (scenarioFile) => start('simulator', [CLI, '--port', '0', '--quiet', '--scenario', scenarioFile]),
   raw: (bodyFile) => start('raw', [join(ROOT, 'test/bench/raw-server.mjs'), bodyFile, '0']),
   mswStock: (bodyFile) => start('msw stock', [join(ROOT, 'test/bench/msw-stock-server.mjs'), bodyFile, '0']),
+  floor: (bodyFile) => start('express + getResponse floor', [join(ROOT, 'test/bench/floor-server.mjs'), bodyFile, '0']),
 }
 
 function toMs(text) {
@@ -129,7 +130,7 @@ console.log(`bench: ${results.machine.cpus} cores (${results.machine.model}), no
 for (const count of [100, 10_000]) {
   const scenario = writeScenario(count)
   const body = await listBody(scenario)
-  const runs = { simulator: [], raw: [], mswStock: [] }
+  const runs = { simulator: [], raw: [], mswStock: [], floor: [] }
   for (let round = 0; round < ROUNDS; round++) {
     for (const kind of Object.keys(runs)) {
       runs[kind].push(await measure(kind, kind === 'simulator' ? scenario : body.file))
@@ -164,21 +165,28 @@ console.log()
 // 3. Cancel throughput: DELETE of one order (the first is 204, the rest 409).
 results.cancel = await measure('simulator', writeScenario(100, { pending: 1 }), { method: 'DELETE', path: '/1' })
 
-// 4. Cold start: spawn to first 200, five runs.
+// 4. Cold start: spawn to first 200, five runs. Port 0 (a fixed port can be
+// held by a client socket from the load runs); the port is read from the
+// ready line, then the first GET is timed too.
 const coldRuns = []
 for (let run = 0; run < 5; run++) {
-  const port = 46000 + run
   const started = performance.now()
-  const child = spawn(process.execPath, [CLI, '--port', String(port), '--quiet'], { stdio: 'ignore' })
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/v1/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } })
-      await response.arrayBuffer()
-      if (response.status === 200) break
-    } catch {
-      await sleep(2)
-    }
-  }
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error('no ready line within 10 s')), 10_000)
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /ready at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        resolve(Number(match[1]))
+      }
+    })
+  })
+  const response = await fetch(`http://127.0.0.1:${port}/v1/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } })
+  await response.arrayBuffer()
+  if (response.status !== 200) throw new Error(`cold start: first answer was ${response.status}`)
   coldRuns.push(performance.now() - started)
   await new Promise((resolve) => {
     child.once('exit', resolve)
@@ -198,7 +206,12 @@ lines.push('')
 lines.push('| GET /v1/store/orders | orders | body | req/s | p50 ms | p99 ms | peak RSS MiB | vs msw + http-middleware | vs raw node:http |')
 lines.push('|---|---|---|---|---|---|---|---|---|')
 for (const [count, row] of Object.entries(results.comparison)) {
-  for (const [kind, label] of [['simulator', 'Petstore simulator (CLI)'], ['mswStock', 'msw + @mswjs/http-middleware, one static handler'], ['raw', 'raw node:http, precomputed bytes']]) {
+  for (const [kind, label] of [
+    ['simulator', 'Petstore simulator (CLI)'],
+    ['floor', 'express + msw getResponse, one static handler (this design, no simulator)'],
+    ['mswStock', 'msw + @mswjs/http-middleware, one static handler'],
+    ['raw', 'raw node:http, precomputed bytes'],
+  ]) {
     const r = row[kind]
     lines.push(`| ${label} | ${f(Number(count))} | ${f(row.bodyBytes / 1024, 1)} KiB | ${f(r.rps)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | ${f(r.peakRssMiB, 1)} | ${f(r.rps / row.mswStock.rps, 2)} x | ${f(r.rps / row.raw.rps, 2)} x |`)
   }
