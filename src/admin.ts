@@ -28,7 +28,7 @@ interface AvailableScenario {
 function availableScenarios(sim: Simulator): Map<string, AvailableScenario> {
   const available = new Map<string, AvailableScenario>()
   for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
-    available.set(name, { name, description: (raw as Scenario).description, builtin: true, load: name })
+    available.set(name, { name, description: (raw as Scenario).description ?? '', builtin: true, load: name })
   }
   const started = sim.state()
   if (started.source !== started.scenario) {

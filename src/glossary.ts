@@ -28,6 +28,9 @@ export interface Order {
   status: OrderStatus
 }
 
+/** An order as a scenario writes it: like `Order`, but an order that does not say is pending. */
+export type ScenarioOrder = Omit<Order, 'status'> & { status?: OrderStatus }
+
 /** The specification's Error object: all three fields are required. */
 export interface ErrorBody {
   code: string
@@ -72,11 +75,12 @@ export interface OrderGenerator {
 export interface Scenario {
   /** Lower-case letters, digits and dashes. */
   name: string
-  description: string
-  /** The bearer keys this scenario accepts. An empty list accepts none. */
-  apiKeys: string[]
+  /** One line for people. Default: empty. */
+  description?: string
+  /** The bearer keys this scenario accepts. An empty list accepts none. Default: `["petstore-test-key"]`. */
+  apiKeys?: string[]
   /** Explicit order records, listed first and in this order. */
-  orders?: Order[]
+  orders?: ScenarioOrder[]
   /** Generated orders, listed after the explicit ones. */
   generate?: OrderGenerator
   /** Opaque pet records for the deprecated `GET /pets/{petId}`, keyed by petId. */

@@ -18,4 +18,4 @@ export { parseScenario, MAX_ORDERS } from './scenario/parse-scenario.js'
 export { isScenarioError, ScenarioError } from './scenario/scenario-error.js'
 
 // Shared types.
-export type { AfterCancel, DeprecationDates, ErrorBody, Int64, JsonValue, Order, OrderGenerator, OrderStatus, Scenario } from './glossary.js'
+export type { AfterCancel, DeprecationDates, ErrorBody, Int64, JsonValue, Order, OrderGenerator, OrderStatus, Scenario, ScenarioOrder } from './glossary.js'

@@ -7,6 +7,7 @@ import { createOrderStore, toOrder, type OrderRecord } from './order-store.js'
 import { parseApiBase } from './routes.js'
 import { resolveScenario } from './scenario/load-scenario.js'
 import { materializeOrders } from './scenario/materialize-orders.js'
+import type { CheckedScenario } from './scenario/parse-scenario.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
@@ -93,7 +94,7 @@ export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string
 }
 
 interface ActiveScenario {
-  scenario: Scenario
+  scenario: CheckedScenario
   source: string
   seed: number | undefined
   initialOrders: readonly OrderRecord[]
@@ -167,7 +168,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     sunsetAt: toDate(options.deprecation?.sunsetAt ?? DEFAULT_DEPRECATION.sunsetAt, 'sunsetAt'),
   }
 
-  function activate(scenario: Scenario, source: string, seed: number | undefined): ActiveScenario {
+  function activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario {
     const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, stringify(pet) ?? 'null']))
     return {
       scenario,

@@ -1,7 +1,7 @@
 import { isInteger, isSafeNumber, parse } from 'lossless-json'
 import type { Scenario } from '../glossary.js'
 import { BUILTIN_SCENARIOS, type BuiltinScenarioName } from './builtin-scenarios.js'
-import { parseScenario } from './parse-scenario.js'
+import { parseScenario, type CheckedScenario } from './parse-scenario.js'
 import { ScenarioError } from './scenario-error.js'
 
 /** The largest scenario file the simulator reads. */
@@ -85,7 +85,7 @@ export function parseScenarioJson(text: string, source: string): unknown {
 }
 
 /** Reads and checks a scenario file. */
-export function loadScenarioFile(path: string): Scenario {
+export function loadScenarioFile(path: string): CheckedScenario {
   return parseScenario(parseScenarioJson(readScenarioText(path), path), path)
 }
 
@@ -93,7 +93,7 @@ export function loadScenarioFile(path: string): Scenario {
  * Resolves a scenario given by built-in name, by file path (Node.js only) or
  * as an object, and checks it. Throws a `ScenarioError` for anything invalid.
  */
-export function resolveScenario(input: string | Scenario): { scenario: Scenario; source: string } {
+export function resolveScenario(input: string | Scenario): { scenario: CheckedScenario; source: string } {
   if (typeof input !== 'string') {
     const source = typeof input === 'object' && input !== null && typeof input.name === 'string' ? input.name : '(inline scenario)'
     return { scenario: parseScenario(input, source), source }

@@ -1,8 +1,8 @@
 import { base, Faker } from '@faker-js/faker'
-import type { OrderGenerator, OrderStatus, Scenario } from '../glossary.js'
+import type { OrderGenerator, OrderStatus } from '../glossary.js'
 import { int64Key } from '../int64.js'
 import type { OrderRecord } from '../order-store.js'
-import { MAX_ORDERS, ORDER_STATUSES } from './parse-scenario.js'
+import { MAX_ORDERS, ORDER_STATUSES, type CheckedScenario } from './parse-scenario.js'
 import { ScenarioError } from './scenario-error.js'
 
 const DEFAULT_REFERENCE_DATE = '2026-01-01T00:00:00.000Z'
@@ -55,7 +55,7 @@ function generateOrders(generator: OrderGenerator, seed: number, firstId: bigint
  * always give the same orders.
  * @note Throws a `ScenarioError` when a generated id collides with an explicit one.
  */
-export function materializeOrders(scenario: Scenario, source: string, seed?: number): OrderRecord[] {
+export function materializeOrders(scenario: CheckedScenario, source: string, seed?: number): OrderRecord[] {
   const explicit: OrderRecord[] = (scenario.orders ?? []).map((order) => ({
     id: String(order.id),
     petId: order.petId === undefined ? null : String(order.petId),

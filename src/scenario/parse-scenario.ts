@@ -8,6 +8,12 @@ export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'shipped', 'ca
 const AFTER_CANCEL: readonly AfterCancel[] = ['keep', 'remove']
 const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/
 
+/** A scenario after checking: its defaults filled in. */
+export type CheckedScenario = Omit<Scenario, 'orders'> & { description: string; apiKeys: string[]; orders?: Order[] }
+
+/** The key a scenario accepts when it does not list its own; every built-in but bad-key lists it. */
+export const DEFAULT_API_KEY = 'petstore-test-key'
+
 /** The most orders one scenario may hold, explicit and generated together. */
 export const MAX_ORDERS = 100_000
 /** The deepest nesting a pet record may have. */
@@ -91,10 +97,10 @@ function expectOneOf<T extends string>(value: unknown, field: string, allowed: r
 function parseOrder(value: unknown, field: string, fail: Fail): Order {
   const record = expectObject(value, field, ORDER_FIELDS, fail)
   if (record['id'] === undefined) fail(`${field}.id`, `${field}.id is required`)
-  if (record['status'] === undefined) fail(`${field}.status`, `${field}.status is required (one of ${ORDER_STATUSES.join(', ')})`)
   const order: Order = {
     id: int64Value(expectInt64(record['id'], `${field}.id`, fail)),
-    status: expectOneOf(record['status'], `${field}.status`, ORDER_STATUSES, fail),
+    // The spec's record has no status; an order that does not say is pending.
+    status: record['status'] === undefined ? 'pending' : expectOneOf(record['status'], `${field}.status`, ORDER_STATUSES, fail),
   }
   if (record['petId'] !== undefined) order.petId = int64Value(expectInt64(record['petId'], `${field}.petId`, fail))
   if (record['quantity'] !== undefined) order.quantity = expectSafeInteger(record['quantity'], `${field}.quantity`, fail)
@@ -177,21 +183,20 @@ function parsePet(value: unknown, field: string, depth: number, fail: Fail): Jso
  * Throws a `ScenarioError` naming `source` and the first field at fault.
  * @note Orders are not generated here; see `materializeOrders`.
  */
-export function parseScenario(value: unknown, source: string): Scenario {
+export function parseScenario(value: unknown, source: string): CheckedScenario {
   const fail: Fail = (field, problem) => {
     throw new ScenarioError(source, problem, field || undefined)
   }
   const record = expectObject(value, '', SCENARIO_FIELDS, fail)
-  for (const required of ['name', 'description', 'apiKeys']) {
-    if (record[required] === undefined) fail(required, `${required} is required`)
-  }
+  if (record['name'] === undefined) fail('name', 'name is required')
   const name = expectString(record['name'], 'name', fail)
   if (!SCENARIO_NAME.test(name)) {
     fail('name', `name must be 1 to 64 lower-case letters, digits and dashes, starting with a letter or digit, got ${describe(name)}`)
   }
-  const description = expectString(record['description'], 'description', fail)
-  if (!Array.isArray(record['apiKeys'])) fail('apiKeys', `apiKeys must be an array of strings, got ${describe(record['apiKeys'])}`)
-  const apiKeys = record['apiKeys'].map((key, index) => {
+  const description = record['description'] === undefined ? '' : expectString(record['description'], 'description', fail)
+  const keys = record['apiKeys'] ?? [DEFAULT_API_KEY]
+  if (!Array.isArray(keys)) fail('apiKeys', `apiKeys must be an array of strings, got ${describe(keys)}`)
+  const apiKeys = keys.map((key, index) => {
     const field = `apiKeys[${index}]`
     const text = expectString(key, field, fail)
     if (!isBearerToken(text)) {
@@ -199,7 +204,7 @@ export function parseScenario(value: unknown, source: string): Scenario {
     }
     return text
   })
-  const scenario: Scenario = { name, description, apiKeys }
+  const scenario: CheckedScenario = { name, description, apiKeys }
 
   if (record['orders'] !== undefined) {
     if (!Array.isArray(record['orders'])) fail('orders', `orders must be an array, got ${describe(record['orders'])}`)
