@@ -28,6 +28,14 @@ export const ErrorCode = {
   PayloadTooLarge: 'payload_too_large',
   /** 431: the request's header section is larger than the server reads (64 KiB). */
   HeadersTooLarge: 'headers_too_large',
+  /** 429: the key spent its rate-limit budget (only with a rate limit set). */
+  RateLimited: 'rate_limited',
+  /** 502: an injected fault. */
+  BadGateway: 'bad_gateway',
+  /** 503: an injected fault; carries Retry-After. */
+  ServiceUnavailable: 'service_unavailable',
+  /** 504: an injected fault. */
+  GatewayTimeout: 'gateway_timeout',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const

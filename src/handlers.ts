@@ -8,6 +8,8 @@ import type { RequestJournal } from './journal.js'
 import type { OrderStore } from './order-store.js'
 import { isUnderBase, matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
 import { serializeOrders } from './serialize-orders.js'
+import { faultError, type Controls } from './controls.js'
+import { preferredStatus } from './prefer.js'
 
 /** What the handlers read from the simulator on every request. */
 export interface HandlerContext {
@@ -29,10 +31,15 @@ export interface HandlerContext {
   journal: RequestJournal
   /** Requests declaring a larger body (Content-Length) get 413, as the standalone server does. */
   bodyLimit: number
+  /** Latency, faults and rate limit, all off until set. */
+  controls: Controls
 }
 
 type Params = { param: string; path: string }
+/** The operation itself, after the key was accepted. */
 type Resolver = (args: { request: Request; param: string }) => Response
+/** The documented response for a status asked for with `Prefer: code=`, with no change of state. */
+type Forced = (status: number, param: string) => Response
 
 /**
  * The size of a request body, read no further than one byte past `limit`.
@@ -80,9 +87,9 @@ async function answer(
   request: Request,
   path: string,
   operation: OperationId | null,
-  compute: () => Response,
-  errorHeaders: Readonly<Record<string, string>> = {},
-  orderId: Int64Key | null = null,
+  orderId: Int64Key | null,
+  errorHeaders: Readonly<Record<string, string>>,
+  produce: () => Promise<Response>,
 ): Promise<Response> {
   const started = performance.now()
   const time = Date.now()
@@ -92,9 +99,7 @@ async function answer(
     if (await bodyExceeds(request, context.bodyLimit)) {
       throw new ApiError(413, ErrorCode.PayloadTooLarge, `The request body is larger than ${context.bodyLimit} bytes.`)
     }
-    // compute() runs in one turn, with no await inside: concurrent cancels of
-    // one order cannot interleave between the status check and the change.
-    response = compute()
+    response = await produce()
   } catch (error) {
     response = toErrorResponse(error, errorHeaders)
   }
@@ -114,18 +119,93 @@ async function answer(
   return response
 }
 
-/** Builds the msw handler of one operation. */
-function operation(context: HandlerContext, id: OperationId, resolve: Resolver, errorHeaders: Readonly<Record<string, string>> = {}): HttpHandler {
+/** Waits `ms`, or until the client gives up. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    }, { once: true })
+  })
+}
+
+/** The bearer token as sent (valid or not), for counting requests per key. */
+function tokenOf(request: Request): string {
+  return (request.headers.get('Authorization') ?? '').replace(/^bearer\s+/i, '')
+}
+
+/** Sends a body in ten pieces spread over `durationMs`. */
+async function slowBody(response: Response, durationMs: number): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const pieces = 10
+  const size = Math.ceil(bytes.length / pieces)
+  let index = 0
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, durationMs / pieces))
+      controller.enqueue(bytes.slice(index * size, (index + 1) * size))
+      index++
+      if (index * size >= bytes.length) controller.close()
+    },
+  })
+  return new Response(bytes.length === 0 ? null : body, { status: response.status, headers: response.headers })
+}
+
+/** The body cut in half: valid JSON no more, for testing a client's parser error path. */
+async function malformedBody(response: Response): Promise<Response> {
+  const text = await response.text()
+  return new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), { status: response.status, headers: response.headers })
+}
+
+/** Builds the msw handler of one operation, with the controls (latency, faults, rate limit, Prefer) around it. */
+function operation(context: HandlerContext, id: OperationId, resolve: Resolver, forced: Forced, errorHeaders: Readonly<Record<string, string>> = {}): HttpHandler {
   const method = OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get
+  const { controls } = context
   return method<Params>(
     ({ request }) => {
       const url = new URL(request.url)
       const match = matchRoute(url, context.base)
       return match?.operation === id ? { matches: true, params: { param: match.param ?? '', path: url.pathname + url.search } } : false
     },
-    ({ request, params }) =>
-      answer(context, request, params.path, id, () => resolve({ request, param: params.param }), errorHeaders, id === 'cancelOrder' ? parseInt64(params.param) : null),
+    ({ request, params }) => {
+      const orderId = id === 'cancelOrder' ? parseInt64(params.param) : null
+      return answer(context, request, params.path, id, orderId, errorHeaders, async () => {
+        const delay = controls.delayFor(id)
+        if (delay > 0) await sleep(delay, request.signal)
+        const fault = controls.takeFault(id, orderId)
+        if (fault?.kind === 'status') throw faultError(fault)
+        if (fault?.kind === 'network') return Response.error()
+        if (fault?.kind === 'hang') {
+          await new Promise<void>((done) => request.signal.addEventListener('abort', () => done(), { once: true }))
+          return Response.error()
+        }
+        // From here to the end of compute(): no await, so the status check
+        // and the change of a cancel happen in one turn.
+        const response = compute(request, params.param)
+        if (fault?.kind === 'slow-body') return slowBody(response, fault.durationMs ?? 2000)
+        if (fault?.kind === 'malformed-json') return malformedBody(response)
+        return response
+      })
+    },
   )
+
+  function compute(request: Request, param: string): Response {
+    let limitHeaders: Record<string, string> | undefined
+    try {
+      limitHeaders = controls.consume(tokenOf(request))
+      assertAuthorized(request, context.settings().acceptedKeys)
+      const preferred = preferredStatus(request, id)
+      const response = preferred === undefined ? resolve({ request, param }) : forced(preferred, param)
+      if (preferred !== undefined) response.headers.set('Preference-Applied', `code=${preferred}`)
+      for (const [name, value] of Object.entries(limitHeaders ?? {})) response.headers.set(name, value)
+      return response
+    } catch (error) {
+      // RateLimit headers go on every answer while a limit is set, errors included.
+      if (limitHeaders !== undefined && error instanceof ApiError) throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...limitHeaders })
+      throw error
+    }
+  }
 }
 
 /**
@@ -145,15 +225,22 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
     return cached.body
   }
 
-  const listOrders = operation(context, 'listOrders', ({ request }) => {
-    const settings = context.settings()
-    assertAuthorized(request, settings.acceptedKeys)
-    return new Response(listBody(settings.exposeStatus), { status: 200, headers: JSON_HEADERS })
-  })
+  const unauthorized = () => new ApiError(401, ErrorCode.Unauthorized, 'Invalid API key (answered on request: Prefer: code=401).', { 'WWW-Authenticate': 'Bearer' })
+  const orderIdOf = (param: string) => parseInt64(param) ?? param
 
-  const cancelOrder = operation(context, 'cancelOrder', ({ request, param }) => {
+  const listOrders = operation(
+    context,
+    'listOrders',
+    () => new Response(listBody(context.settings().exposeStatus), { status: 200, headers: JSON_HEADERS }),
+    // Prefer: the documented response for the status, with no change of state.
+    (status) => {
+      if (status === 401) throw unauthorized()
+      return new Response(listBody(context.settings().exposeStatus), { status: 200, headers: JSON_HEADERS })
+    },
+  )
+
+  const cancelOrder = operation(context, 'cancelOrder', ({ param }) => {
     const settings = context.settings()
-    assertAuthorized(request, settings.acceptedKeys)
     const id = parseInt64(param)
     if (id === null) {
       throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`)
@@ -176,19 +263,36 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
       store.setStatus(id, 'cancelled')
     }
     return new Response(null, { status: 204 })
+  }, (status, param) => {
+    switch (status) {
+      case 204:
+        return new Response(null, { status: 204 })
+      case 400:
+        throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)} (answered on request: Prefer: code=400).`)
+      case 401:
+        throw unauthorized()
+      case 404:
+        throw new ApiError(404, ErrorCode.OrderNotFound, `Order ${orderIdOf(param)} was not found (answered on request: Prefer: code=404).`)
+      default:
+        throw new ApiError(409, ErrorCode.OrderAlreadyShipped, `Order ${orderIdOf(param)} has already shipped and cannot be cancelled (answered on request: Prefer: code=409).`)
+    }
   })
 
+  const petResponse = (body: string) => new Response(body, { status: 200, headers: { ...context.deprecationHeaders, ...JSON_HEADERS } })
   const getPetById = operation(
     context,
     'getPetById',
-    ({ request, param }) => {
-      const settings = context.settings()
-      assertAuthorized(request, settings.acceptedKeys)
-      const body = settings.petBodies.get(param)
+    ({ param }) => {
+      const body = context.settings().petBodies.get(param)
       if (body === undefined) {
         throw new ApiError(404, ErrorCode.PetNotFound, `Pet ${quote(param)} was not found in this scenario.`)
       }
-      return new Response(body, { status: 200, headers: { ...context.deprecationHeaders, ...JSON_HEADERS } })
+      return petResponse(body)
+    },
+    (status, param) => {
+      if (status === 401) throw unauthorized()
+      if (status === 404) throw new ApiError(404, ErrorCode.PetNotFound, `Pet ${quote(param)} was not found (answered on request: Prefer: code=404).`)
+      return petResponse(context.settings().petBodies.get(param) ?? '{}')
     },
     context.deprecationHeaders,
   )
@@ -213,7 +317,7 @@ function unknownPath(context: HandlerContext): HttpHandler {
   return http.all(
     ({ request }) => isUnderBase(new URL(request.url), base),
     ({ request }) =>
-      answer(context, request, pathOf(request), null, () => {
+      answer(context, request, pathOf(request), null, null, {}, async () => {
         const url = new URL(request.url)
         const match = matchRoute(url, base)
         if (match !== null) {

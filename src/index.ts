@@ -2,6 +2,9 @@
 export { createSimulator, DEFAULT_BODY_LIMIT, DEFAULT_DEPRECATION } from './simulator.js'
 export type { ResetOptions, ResetRequest, Simulator, SimulatorOptions, SimulatorState } from './simulator.js'
 
+// Misbehaviour on purpose: latency, faults, rate limits.
+export type { Fault, FaultInput, FaultKind, Latency, LatencyInput, LatencySettings, RateLimit } from './controls.js'
+
 // The request journal.
 export { DEFAULT_JOURNAL_SIZE } from './journal.js'
 export type { JournalEntry, RequestJournal } from './journal.js'

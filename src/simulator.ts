@@ -1,6 +1,8 @@
 import type { HttpHandler } from 'msw'
 import { stringify } from 'lossless-json'
 import type { AfterCancel, DeprecationDates, Order, Scenario } from './glossary.js'
+import { ApiError } from './api-error.js'
+import { createControls, parseFault, parseLatencySettings, parseRateLimit, type Controls, type Fault, type FaultInput, type LatencyInput, type LatencySettings, type RateLimit } from './controls.js'
 import { createHandlers, type HandlerContext } from './handlers.js'
 import { createJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './journal.js'
 import { createOrderStore, toOrder, type OrderRecord } from './order-store.js'
@@ -37,6 +39,12 @@ export interface SimulatorOptions {
   journalSize?: number
   /** Requests whose Content-Length is larger get 413 `payload_too_large` (default 1 MiB), as over HTTP. */
   bodyLimit?: number
+  /** Delay every answer: `50`, `"50-400"`, or per operation `{ default, listOrders, cancelOrder, getPetById }`. */
+  latency?: LatencyInput | LatencySettings
+  /** Faults present from the start (and again after every reset). */
+  faults?: FaultInput[]
+  /** Per API key, e.g. `"100/60s"`: then 429 `rate_limited` and RateLimit headers. Off by default. */
+  rateLimit?: string | RateLimit
 }
 
 export interface ResetOptions {
@@ -82,6 +90,22 @@ export interface Simulator {
   state(): SimulatorState
   /** The latest requests the handlers answered, oldest first (bounded by `journalSize`). */
   readonly journal: RequestJournal
+  /**
+   * Misbehaviour on purpose, until the next reset (which restores the
+   * simulator's own `latency`, `faults` and `rateLimit` options).
+   * @example
+   * sim.addFault({ operation: 'cancelOrder', kind: 'status', status: 503, times: 2 })
+   * sim.setLatency('50-400')
+   * sim.setRateLimit('100/60s')
+   */
+  addFault(fault: FaultInput): Fault
+  faults(): Fault[]
+  removeFault(id: number): boolean
+  clearFaults(): void
+  setLatency(latency: LatencyInput | LatencySettings | null): void
+  setRateLimit(limit: string | RateLimit | null): void
+  /** The controls themselves, for the admin API. */
+  readonly controls: Controls
 }
 
 /** The largest request body accepted (1 MiB): the operations take none. */
@@ -189,6 +213,26 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     fail(`journalSize must be a whole number of 0 or more, got ${String(journalSize)}.`)
   }
   const journal = createJournal(journalSize)
+  const controls = createControls()
+  /** Reads a control's input, turning the admin API's 400 into the in-process TypeError. */
+  function check<T>(read: () => T, action: string): T {
+    try {
+      return read()
+    } catch (error) {
+      if (error instanceof ApiError) fail(error.message, action)
+      throw error
+    }
+  }
+  const initialLatency = options.latency === undefined ? {} : check(() => parseLatencySettings(options.latency), 'create')
+  const initialFaults = (options.faults ?? []).map((fault) => check(() => parseFault(fault), 'create'))
+  const initialRateLimit = options.rateLimit === undefined ? null : check(() => parseRateLimit(options.rateLimit), 'create')
+  function restoreControls(): void {
+    controls.setLatency(initialLatency)
+    controls.clearFaults()
+    for (const fault of initialFaults) controls.addFault(fault)
+    controls.setRateLimit(initialRateLimit)
+  }
+  restoreControls()
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
     fail(`bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}.`)
@@ -210,11 +254,19 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     fallthrough: options.fallthrough ?? false,
     journal,
     bodyLimit,
+    controls,
   })
 
   return {
     handlers,
     journal,
+    controls,
+    addFault: (fault) => controls.addFault(check(() => parseFault(fault), 'configure')),
+    faults: () => controls.faults(),
+    removeFault: (id) => controls.removeFault(id),
+    clearFaults: () => controls.clearFaults(),
+    setLatency: (latency) => controls.setLatency(latency === null ? {} : check(() => parseLatencySettings(latency), 'configure')),
+    setRateLimit: (limit) => controls.setRateLimit(limit === null ? null : check(() => parseRateLimit(limit), 'configure')),
     reset(scenarioOrRequest, resetOptions = {}) {
       const request: ResetRequest = isResetRequest(scenarioOrRequest)
         ? { ...scenarioOrRequest, ...resetOptions }
@@ -228,6 +280,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         : active
       store.replaceAll(next.initialOrders)
       active = next
+      restoreControls()
     },
     orders() {
       return store.all().map(toOrder)

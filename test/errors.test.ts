@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { ErrorCode } from '../src/index.js'
 import { createHandlers } from '../src/handlers.js'
 import { createJournal } from '../src/journal.js'
+import { createControls } from '../src/controls.js'
 import type { OrderStore } from '../src/order-store.js'
 import { parseApiBase } from '../src/routes.js'
 import { expectResponseMatchesContract } from './support/contract.js'
@@ -15,6 +16,8 @@ afterAll(() => server.close())
 
 test('exports every error code as a stable snake_case constant', () => {
   expect(Object.values(ErrorCode).sort()).toEqual([
+    'bad_gateway',
+    'gateway_timeout',
     'headers_too_large',
     'internal_error',
     'invalid_order_id',
@@ -26,6 +29,8 @@ test('exports every error code as a stable snake_case constant', () => {
     'order_not_pending',
     'payload_too_large',
     'pet_not_found',
+    'rate_limited',
+    'service_unavailable',
     'unauthorized',
     'unknown_scenario',
   ])
@@ -50,6 +55,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
       fallthrough: false,
       journal: createJournal(10),
       bodyLimit: 1024,
+      controls: createControls(),
     }),
   )
 
