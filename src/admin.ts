@@ -2,12 +2,13 @@ import { timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import express, { Router, type Request as ExpressRequest } from 'express'
+import express, { Router, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import type { Scenario } from './glossary.js'
 import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
 import { isScenarioError } from './scenario/scenario-error.js'
+import { parseFault, parseLatencySettings, parseRateLimit } from './controls.js'
 import { sendError, sendJson } from './express-responses.js'
 import { packageRoot } from './package-root.js'
 import type { Simulator } from './simulator.js'
@@ -38,16 +39,20 @@ function availableScenarios(sim: Simulator): Map<string, AvailableScenario> {
   return available
 }
 
-function readJsonBody(req: ExpressRequest): Record<string, unknown> {
+/** The JSON value of the body, or `undefined` for none. */
+function readJson(req: ExpressRequest): unknown {
   const body: unknown = req.body
   const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
-  if (text === '') return {}
-  let value: unknown
+  if (text === '') return undefined
   try {
-    value = JSON.parse(text)
+    return JSON.parse(text) as unknown
   } catch {
     throw new ApiError(400, ErrorCode.InvalidRequest, 'The request body is not valid JSON.')
   }
+}
+
+function readJsonBody(req: ExpressRequest): Record<string, unknown> {
+  const value = readJson(req) ?? {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiError(400, ErrorCode.InvalidRequest, 'The request body must be a JSON object.')
   }
@@ -89,6 +94,11 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
         'GET /__sim/state',
         'GET /__sim/requests',
         'DELETE /__sim/requests',
+        'GET /__sim/faults',
+        'POST /__sim/faults {"operation", "kind", "status"?, "orderId"?, "times"?, "probability"?, ...}',
+        'DELETE /__sim/faults (all) or /__sim/faults/:id',
+        'GET, PUT /__sim/latency 50 | "50-400" | {"default"?, "listOrders"?, "cancelOrder"?, "getPetById"?} | null',
+        'GET, PUT /__sim/rate-limit "100/60s" | {"limit", "windowSeconds"} | null',
         'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
       ],
     })
@@ -131,6 +141,39 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
     }
   })
 
+  /** Runs an admin action; a 400 ApiError it throws becomes the answer. */
+  const action = (run: (req: ExpressRequest, res: ExpressResponse) => void) => (req: ExpressRequest, res: ExpressResponse) => {
+    try {
+      run(req, res)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      sendError(res, error)
+    }
+  }
+
+  router.get('/faults', (_req, res) => sendJson(res, 200, sim.controls.faults()))
+  router.post('/faults', action((req, res) => sendJson(res, 201, sim.controls.addFault(parseFault(readJson(req))))))
+  router.delete('/faults', (_req, res) => {
+    sim.controls.clearFaults()
+    res.status(204).end()
+  })
+  router.delete('/faults/:id', (req, res) => {
+    if (sim.controls.removeFault(Number(req.params['id']))) res.status(204).end()
+    else sendError(res, new ApiError(404, ErrorCode.NotFound, `No fault has the id ${JSON.stringify(req.params['id'])}; GET /__sim/faults lists them.`))
+  })
+  router.get('/latency', (_req, res) => sendJson(res, 200, sim.controls.latency()))
+  router.put('/latency', action((req, res) => {
+    const value = readJson(req)
+    sim.controls.setLatency(value === null || value === undefined ? {} : parseLatencySettings(value))
+    sendJson(res, 200, sim.controls.latency())
+  }))
+  router.get('/rate-limit', (_req, res) => sendJson(res, 200, sim.controls.rateLimit()))
+  router.put('/rate-limit', action((req, res) => {
+    const value = readJson(req)
+    sim.controls.setRateLimit(value === null || value === undefined ? null : parseRateLimit(value))
+    sendJson(res, 200, sim.controls.rateLimit())
+  }))
+
   router.get('/state', (_req, res) => {
     sendJson(res, 200, sim.state())
   })
@@ -159,9 +202,18 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
   })
   router.use('/demo', express.static(demo, { index: 'index.html', redirect: false }))
 
-  const allowed: Record<string, string> = { '/': 'GET', '/scenarios': 'GET', '/reset': 'POST', '/state': 'GET', '/requests': 'GET, DELETE' }
+  const allowed: Record<string, string> = {
+    '/': 'GET',
+    '/scenarios': 'GET',
+    '/reset': 'POST',
+    '/state': 'GET',
+    '/requests': 'GET, DELETE',
+    '/faults': 'GET, POST, DELETE',
+    '/latency': 'GET, PUT',
+    '/rate-limit': 'GET, PUT',
+  }
   router.use((req, res) => {
-    const methods = allowed[req.path]
+    const methods = /^\/faults\/[^/]+$/.test(req.path) ? 'DELETE' : allowed[req.path]
     sendError(
       res,
       methods === undefined

@@ -23,6 +23,8 @@ export const FLAGS: readonly Flag[] = [
   { name: 'after-cancel', env: 'PETSTORE_SIM_AFTER_CANCEL', value: 'keep|remove', help: "Keep a cancelled order in the list, or remove it. Default: the scenario's setting, else keep." },
   { name: 'deprecated-at', env: 'PETSTORE_SIM_DEPRECATED_AT', value: '<date>', help: 'Date GET /pets/{petId} announces in its Deprecation header. Default 2026-01-01T00:00:00Z.' },
   { name: 'sunset-at', env: 'PETSTORE_SIM_SUNSET_AT', value: '<date>', help: 'Date GET /pets/{petId} announces in its Sunset header. Default 2027-01-01T00:00:00Z.' },
+  { name: 'latency', env: 'PETSTORE_SIM_LATENCY', value: '<ms|min-max>', help: 'Delay every answer: 50, or a range such as 50-400. Default none.' },
+  { name: 'rate-limit', env: 'PETSTORE_SIM_RATE_LIMIT', value: '<n/window>', help: 'Per API key, such as 100/60s: then 429 rate_limited and RateLimit headers. Default off.' },
   { name: 'journal-size', env: 'PETSTORE_SIM_JOURNAL_SIZE', value: '<n>', help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.` },
   { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
   { name: 'admin-token', env: 'PETSTORE_SIM_ADMIN_TOKEN', value: '<secret>', help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise).' },
@@ -138,6 +140,16 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   }
   if (deprecatedAt !== undefined || sunsetAt !== undefined) {
     options.deprecation = { ...(deprecatedAt === undefined ? {} : { deprecatedAt }), ...(sunsetAt === undefined ? {} : { sunsetAt }) }
+  }
+  const latency = read('latency')
+  if (latency !== undefined) {
+    if (!/^\d+(-\d+)?$/.test(latency)) throw new CliUsageError(`--latency must be milliseconds such as 50 or 50-400, got "${latency}".`)
+    options.latency = latency
+  }
+  const rateLimit = read('rate-limit')
+  if (rateLimit !== undefined) {
+    if (!/^\d+\/\d+(s|m|h)?$/.test(rateLimit)) throw new CliUsageError(`--rate-limit must be <requests>/<window> such as 100/60s, got "${rateLimit}".`)
+    options.rateLimit = rateLimit
   }
   const journalSize = read('journal-size')
   if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, 'journal-size', 1_000_000)

@@ -191,18 +191,19 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
   )
 
   function compute(request: Request, param: string): Response {
-    let limitHeaders: Record<string, string> | undefined
+    // Headers every answer gets, errors included: RateLimit ones while a
+    // limit is set, Preference-Applied when Prefer chose the answer.
+    let extra: Record<string, string> = {}
     try {
-      limitHeaders = controls.consume(tokenOf(request))
+      extra = { ...controls.consume(tokenOf(request)) }
       assertAuthorized(request, context.settings().acceptedKeys)
       const preferred = preferredStatus(request, id)
+      if (preferred !== undefined) extra['Preference-Applied'] = `code=${preferred}`
       const response = preferred === undefined ? resolve({ request, param }) : forced(preferred, param)
-      if (preferred !== undefined) response.headers.set('Preference-Applied', `code=${preferred}`)
-      for (const [name, value] of Object.entries(limitHeaders ?? {})) response.headers.set(name, value)
+      for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
       return response
     } catch (error) {
-      // RateLimit headers go on every answer while a limit is set, errors included.
-      if (limitHeaders !== undefined && error instanceof ApiError) throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...limitHeaders })
+      if (error instanceof ApiError && Object.keys(extra).length > 0) throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
       throw error
     }
   }

@@ -39,7 +39,7 @@ function allowedMethods(req: ExpressRequest, basePath: string, admin: boolean): 
   const url = new URL(req.originalUrl, 'http://simulator')
   const match = matchRoute(url, parseApiBase(basePath))
   if (match !== null) return OPERATION_METHODS[match.operation]
-  if (admin && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))) return 'GET, POST, DELETE'
+  if (admin && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))) return 'GET, POST, PUT, DELETE'
   return ANY_METHOD
 }
 

@@ -32,6 +32,8 @@ export interface ApiCall {
 
 export interface Harness {
   sim: Simulator
+  /** The API's base URL on this transport, for raw fetches that skip the contract check. */
+  base(): Promise<string>
   request(method: string, path: string, options?: CallOptions): Promise<ApiCall>
   list(options?: CallOptions): Promise<ApiCall>
   cancel(id: string | number | bigint, options?: CallOptions): Promise<ApiCall>
@@ -59,6 +61,7 @@ export function createHarness(sim: Simulator, base: string | Promise<string> = A
   }
   return {
     sim,
+    base: async () => base,
     request,
     list: (options) => request('GET', '/store/orders', options),
     cancel: (id, options) => request('DELETE', `/store/orders/${String(id)}`, options),
