@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { isBearerToken } from './auth.js'
+import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
 import type { AfterCancel } from './glossary.js'
 import { DEFAULT_JOURNAL_SIZE } from './journal.js'
 import { DEFAULT_HOST, DEFAULT_PORT, type StartOptions } from './server.js'
@@ -16,7 +17,7 @@ interface Flag {
 export const FLAGS: readonly Flag[] = [
   { name: 'port', env: 'PETSTORE_SIM_PORT', value: '<n>', help: `Port to listen on; 0 picks a free one. Default ${DEFAULT_PORT}.` },
   { name: 'host', env: 'PETSTORE_SIM_HOST', value: '<address>', help: `Address to bind. Default ${DEFAULT_HOST} (this machine only).` },
-  { name: 'scenario', env: 'PETSTORE_SIM_SCENARIO', value: '<name|path>', help: 'A built-in scenario (default, pending, shipped, missing, bad-key) or a path to your own JSON file. Default default.' },
+  { name: 'scenario', env: 'PETSTORE_SIM_SCENARIO', value: '<name|path>', help: `A built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(', ')}) or a path to your own JSON file. Default default.` },
   { name: 'seed', env: 'PETSTORE_SIM_SEED', value: '<n>', help: "Seed for the scenario's order generator. Default: the scenario's own." },
   { name: 'base-path', env: 'PETSTORE_SIM_BASE_PATH', value: '<path>', help: 'Path the API is served under. Default /v1.' },
   { name: 'expose-status', env: 'PETSTORE_SIM_EXPOSE_STATUS', boolean: true, help: "Add each order's status to the list. Default: the scenario's setting, else off." },

@@ -1,3 +1,5 @@
+import type { FaultInput, LatencyInput, LatencySettings, RateLimit } from './controls.js'
+
 /**
  * An int64 value as the simulator hands it to JavaScript: a `number` when the
  * value is exactly representable as one, a `bigint` otherwise
@@ -89,6 +91,12 @@ export interface Scenario {
   exposeStatus?: boolean
   /** Keep cancelled orders in the list or remove them (default keep). A simulator option overrides it. */
   afterCancel?: AfterCancel
+  /** Delay answers: `50`, `"50-400"`, or per operation. A simulator option overrides it. */
+  latency?: LatencyInput | LatencySettings
+  /** Faults present while this scenario is loaded (besides the simulator's own). */
+  faults?: FaultInput[]
+  /** Per API key, e.g. `"100/60s"`. A simulator option overrides it. */
+  rateLimit?: string | RateLimit
 }
 
 /** The dates the deprecated pets operation announces. */

@@ -226,13 +226,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const initialLatency = options.latency === undefined ? {} : check(() => parseLatencySettings(options.latency), 'create')
   const initialFaults = (options.faults ?? []).map((fault) => check(() => parseFault(fault), 'create'))
   const initialRateLimit = options.rateLimit === undefined ? null : check(() => parseRateLimit(options.rateLimit), 'create')
-  function restoreControls(): void {
-    controls.setLatency(initialLatency)
+  /** The controls of a fresh load: the simulator's options win over the scenario's; faults add up. */
+  function restoreControls(scenario: CheckedScenario): void {
+    controls.setLatency(options.latency !== undefined || scenario.latency === undefined ? initialLatency : parseLatencySettings(scenario.latency))
     controls.clearFaults()
-    for (const fault of initialFaults) controls.addFault(fault)
-    controls.setRateLimit(initialRateLimit)
+    for (const fault of [...initialFaults, ...(scenario.faults ?? [])]) controls.addFault(fault)
+    controls.setRateLimit(initialRateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
   }
-  restoreControls()
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
     fail(`bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}.`)
@@ -245,6 +245,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   let active = load(options.scenario ?? 'default', checkSeed(options.seed, 'create'))
   store.replaceAll(active.initialOrders)
+  restoreControls(active.scenario)
 
   const handlers = createHandlers({
     base,
@@ -280,7 +281,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         : active
       store.replaceAll(next.initialOrders)
       active = next
-      restoreControls()
+      restoreControls(active.scenario)
     },
     orders() {
       return store.all().map(toOrder)

@@ -15,7 +15,7 @@ describe('GET /__sim/scenarios', () => {
   test('lists the built-in scenarios with descriptions, and the current one', async () => {
     const { origin } = await serve({ scenario: 'shipped' })
     const scenarios = (await (await fetch(`${origin}/__sim/scenarios`)).json()) as { name: string; description: string; builtin: boolean; current: boolean }[]
-    expect(scenarios.map((scenario) => scenario.name)).toEqual(['default', 'pending', 'shipped', 'missing', 'bad-key'])
+    expect(scenarios.map((scenario) => scenario.name)).toEqual(['default', 'pending', 'shipped', 'missing', 'bad-key', 'flaky-network', 'slow-cancel'])
     expect(scenarios.filter((scenario) => scenario.current).map((scenario) => scenario.name)).toEqual(['shipped'])
     for (const scenario of scenarios) {
       expect(scenario.description.length).toBeGreaterThan(10)
@@ -71,7 +71,7 @@ describe('POST /__sim/reset', () => {
     expect(response.status).toBe(400)
     const error = (await response.json()) as { code: string; message: string; status: number }
     expect(error).toMatchObject({ code, status: 400 })
-    if (code === 'unknown_scenario') expect(error.message).toContain('The available scenarios are default, pending, shipped, missing, bad-key')
+    if (code === 'unknown_scenario') expect(error.message).toContain('The available scenarios are default, pending, shipped, missing, bad-key, flaky-network, slow-cancel')
     expect(sim.state()).toEqual(before)
   })
 

@@ -131,6 +131,37 @@ test('in process, bad control settings are refused with a message that says what
   expect(() => createSimulator({ faults: [{ operation: 'listOrders', kind: 'status', times: 0 }] })).toThrow('Failed to create the simulator: "times" must be a whole number of 1 or more')
 })
 
+describe('scenario files', () => {
+  test('carry latency, faults and rate limits; the built-in flaky-network and slow-cancel use them', async () => {
+    const { createSimulator } = await import('../src/index.js')
+    const slow = createSimulator({ scenario: 'slow-cancel' })
+    expect(slow.controls.latency()).toEqual({ cancelOrder: { min: 2000, max: 3000 } })
+    const flaky = createSimulator({ scenario: 'flaky-network' })
+    expect(flaky.controls.latency()).toEqual({ default: { min: 50, max: 400 } })
+    expect(flaky.faults().map((fault) => [fault.operation, fault.kind, fault.status ?? null, fault.probability])).toEqual([
+      ['listOrders', 'network', null, 0.05],
+      ['listOrders', 'status', 503, 0.05],
+      ['cancelOrder', 'status', 503, 0.2],
+    ])
+    // A simulator option wins over the scenario's; reset brings the scenario's controls back.
+    expect(createSimulator({ scenario: 'slow-cancel', latency: 0 }).controls.latency()).toEqual({ default: { min: 0, max: 0 } })
+    flaky.clearFaults()
+    flaky.reset()
+    expect(flaky.faults()).toHaveLength(3)
+  })
+
+  test('with a rate limit and a fault of their own, and bad ones refused by field', async () => {
+    const { createSimulator } = await import('../src/index.js')
+    const sim = createSimulator({ scenario: { name: 'limited', rateLimit: '5/1m', faults: [{ operation: 'getPetById', kind: 'network' }] } })
+    expect(sim.controls.rateLimit()).toEqual({ limit: 5, windowSeconds: 60 })
+    expect(sim.faults()).toHaveLength(1)
+    expect(() => createSimulator({ scenario: { name: 'bad', faults: [{ operation: 'listOrders', kind: 'status', status: 418 }] } })).toThrow(
+      'Failed to load scenario "bad": faults[0]: "status" goes with kind "status" and is one of 500, 502, 503, 504, got 418.',
+    )
+    expect(() => createSimulator({ scenario: { name: 'bad', latency: '400-50' } })).toThrow('Failed to load scenario "bad": latency: latency must be milliseconds')
+  })
+})
+
 describe('admin API', () => {
   const serve = useAppServers()
 

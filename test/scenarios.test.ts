@@ -19,8 +19,8 @@ function writeScenario(name: string, content: string): string {
 const valid = { name: 'mine', description: 'my own', apiKeys: ['petstore-test-key'], orders: [{ id: 1, status: 'pending' }] }
 
 describe('built-in scenarios', () => {
-  test('are default, pending, shipped, missing and bad-key, each valid against the JSON Schema beside them', () => {
-    expect(Object.keys(BUILTIN_SCENARIOS)).toEqual(['default', 'pending', 'shipped', 'missing', 'bad-key'])
+  test('are default, pending, shipped, missing, bad-key, flaky-network and slow-cancel, each valid against the JSON Schema beside them', () => {
+    expect(Object.keys(BUILTIN_SCENARIOS)).toEqual(['default', 'pending', 'shipped', 'missing', 'bad-key', 'flaky-network', 'slow-cancel'])
     for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
       expect(validateAgainstSchema(scenario), `${name}: ${ajv.errorsText(validateAgainstSchema.errors)}`).toBe(true)
       expect((scenario as Scenario).name).toBe(name)
@@ -134,7 +134,7 @@ const badFiles: { case: string; content: string; field?: string; message: string
   { case: 'a name with upper case', content: JSON.stringify({ ...valid, name: 'Mine' }), field: 'name', message: 'name must be 1 to 64 lower-case letters', schemaRejects: true },
   { case: 'a key that is not a string', content: JSON.stringify({ ...valid, apiKeys: [42] }), field: 'apiKeys[0]', message: 'apiKeys[0] must be a string, got 42', schemaRejects: true },
   { case: 'a key that cannot be a bearer token', content: JSON.stringify({ ...valid, apiKeys: ['two words'] }), field: 'apiKeys[0]', message: 'apiKeys[0] must be usable as a bearer token', schemaRejects: true },
-  { case: 'an unknown top-level field', content: JSON.stringify({ ...valid, order: [] }), field: 'order', message: 'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel)', schemaRejects: true },
+  { case: 'an unknown top-level field', content: JSON.stringify({ ...valid, order: [] }), field: 'order', message: 'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit)', schemaRejects: true },
   { case: 'an unknown order field', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', price: 3 }] }), field: 'orders[0].price', message: 'unknown field orders[0].price', schemaRejects: true },
   { case: 'a string id', content: JSON.stringify({ ...valid, orders: [{ id: '1', status: 'pending' }] }), field: 'orders[0].id', message: 'orders[0].id must be an integer between -9223372036854775808 and 9223372036854775807 (int64), got the string "1"', schemaRejects: true },
   { case: 'a fractional id', content: JSON.stringify({ ...valid, orders: [{ id: 1.5, status: 'pending' }] }), field: 'orders[0].id', message: 'orders[0].id must be an integer', schemaRejects: true },

@@ -1,5 +1,7 @@
 import type { AfterCancel, JsonValue, Order, OrderGenerator, OrderStatus, Scenario } from '../glossary.js'
+import { ApiError } from '../api-error.js'
 import { isBearerToken } from '../auth.js'
+import { parseFault, parseLatencySettings, parseRateLimit, type LatencySettings } from '../controls.js'
 import { int64Key, int64Value } from '../int64.js'
 import { isDateTime } from './date-time.js'
 import { ScenarioError } from './scenario-error.js'
@@ -19,7 +21,7 @@ export const MAX_ORDERS = 100_000
 /** The deepest nesting a pet record may have. */
 const MAX_PET_DEPTH = 32
 
-const SCENARIO_FIELDS = ['$schema', 'name', 'description', 'apiKeys', 'orders', 'generate', 'pets', 'exposeStatus', 'afterCancel']
+const SCENARIO_FIELDS = ['$schema', 'name', 'description', 'apiKeys', 'orders', 'generate', 'pets', 'exposeStatus', 'afterCancel', 'latency', 'faults', 'rateLimit']
 const ORDER_FIELDS = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status']
 const GENERATOR_FIELDS = ['count', 'seed', 'statuses', 'firstId', 'referenceDate']
 
@@ -226,5 +228,28 @@ export function parseScenario(value: unknown, source: string): CheckedScenario {
   }
   if (record['exposeStatus'] !== undefined) scenario.exposeStatus = expectBoolean(record['exposeStatus'], 'exposeStatus', fail)
   if (record['afterCancel'] !== undefined) scenario.afterCancel = expectOneOf(record['afterCancel'], 'afterCancel', AFTER_CANCEL, fail)
+  // The controls' own readers, their messages turned into this file's field errors.
+  const control = <T>(field: string, read: () => T): T => {
+    try {
+      return read()
+    } catch (error) {
+      if (error instanceof ApiError) fail(field, `${field}: ${error.message.replace(/\.$/, '')}`)
+      throw error
+    }
+  }
+  if (record['latency'] !== undefined) {
+    const latency = record['latency']
+    control('latency', () => parseLatencySettings(latency))
+    scenario.latency = latency as LatencySettings
+  }
+  if (record['faults'] !== undefined) {
+    const faults = record['faults']
+    if (!Array.isArray(faults)) fail('faults', `faults must be an array, got ${describe(faults)}`)
+    scenario.faults = faults.map((fault, index) => control(`faults[${index}]`, () => parseFault(fault)))
+  }
+  if (record['rateLimit'] !== undefined) {
+    const rateLimit = record['rateLimit']
+    scenario.rateLimit = control('rateLimit', () => parseRateLimit(rateLimit))
+  }
   return scenario
 }
