@@ -11,7 +11,7 @@ import { isScenarioError } from './scenario/scenario-error.js'
 import { parseFault, parseLatencySettings, parseRateLimit } from './controls.js'
 import { sendError, sendJson } from './express-responses.js'
 import { packageRoot } from './package-root.js'
-import type { Simulator } from './simulator.js'
+import type { Simulator, SimulatorView } from './simulator.js'
 
 interface AvailableScenario {
   name: string
@@ -86,6 +86,29 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
     })
   }
 
+  // Every admin call with X-Sim-Session acts on that session only.
+  router.use((req, res, next) => {
+    const id = req.headers['x-sim-session']
+    if (typeof id !== 'string' || id === '') {
+      res.locals['target'] = sim
+      next()
+      return
+    }
+    try {
+      res.locals['target'] = sim.session(id)
+      next()
+    } catch (error) {
+      sendError(res, new ApiError(400, ErrorCode.InvalidRequest, error instanceof Error ? error.message.replace(/^Failed to open a session of the simulator: /, '') : String(error)))
+    }
+  })
+  const of = (res: ExpressResponse): SimulatorView => res.locals['target'] as SimulatorView
+
+  router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
+  router.delete('/sessions/:id', (req, res) => {
+    if (sim.endSession(req.params['id'] ?? '')) res.status(204).end()
+    else sendError(res, new ApiError(404, ErrorCode.NotFound, `No session has the id ${JSON.stringify(req.params['id'])}; GET /__sim/sessions lists them.`))
+  })
+
   router.get('/', (_req, res) => {
     sendJson(res, 200, {
       endpoints: [
@@ -99,13 +122,14 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
         'DELETE /__sim/faults (all) or /__sim/faults/:id',
         'GET, PUT /__sim/latency 50 | "50-400" | {"default"?, "listOrders"?, "cancelOrder"?, "getPetById"?} | null',
         'GET, PUT /__sim/rate-limit "100/60s" | {"limit", "windowSeconds"} | null',
+        'GET /__sim/sessions, DELETE /__sim/sessions/:id (send X-Sim-Session with any call to act on that session)',
         'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
       ],
     })
   })
 
   router.get('/scenarios', (_req, res) => {
-    const current = sim.state().scenario
+    const current = of(res).state().scenario
     sendJson(res, 200, [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current })))
   })
 
@@ -128,13 +152,13 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
         throw new ApiError(400, ErrorCode.UnknownScenario, `Unknown scenario ${JSON.stringify(scenario.slice(0, 80))}: over HTTP a scenario is named, never a path. The available scenarios are ${names()}.`)
       }
       try {
-        sim.reset({ scenario: target?.load, seed })
+        of(res).reset({ scenario: target?.load, seed })
       } catch (error) {
         // The startup file may have been edited into something invalid; the state is unchanged.
         if (isScenarioError(error)) throw new ApiError(400, ErrorCode.InvalidRequest, error.message)
         throw error
       }
-      sendJson(res, 200, sim.state())
+      sendJson(res, 200, of(res).state())
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       sendError(res, error)
@@ -151,39 +175,39 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
     }
   }
 
-  router.get('/faults', (_req, res) => sendJson(res, 200, sim.controls.faults()))
-  router.post('/faults', action((req, res) => sendJson(res, 201, sim.controls.addFault(parseFault(readJson(req))))))
+  router.get('/faults', (_req, res) => sendJson(res, 200, of(res).controls.faults()))
+  router.post('/faults', action((req, res) => sendJson(res, 201, of(res).controls.addFault(parseFault(readJson(req))))))
   router.delete('/faults', (_req, res) => {
-    sim.controls.clearFaults()
+    of(res).controls.clearFaults()
     res.status(204).end()
   })
   router.delete('/faults/:id', (req, res) => {
-    if (sim.controls.removeFault(Number(req.params['id']))) res.status(204).end()
+    if (of(res).controls.removeFault(Number(req.params['id']))) res.status(204).end()
     else sendError(res, new ApiError(404, ErrorCode.NotFound, `No fault has the id ${JSON.stringify(req.params['id'])}; GET /__sim/faults lists them.`))
   })
-  router.get('/latency', (_req, res) => sendJson(res, 200, sim.controls.latency()))
+  router.get('/latency', (_req, res) => sendJson(res, 200, of(res).controls.latency()))
   router.put('/latency', action((req, res) => {
     const value = readJson(req)
-    sim.controls.setLatency(value === null || value === undefined ? {} : parseLatencySettings(value))
-    sendJson(res, 200, sim.controls.latency())
+    of(res).controls.setLatency(value === null || value === undefined ? {} : parseLatencySettings(value))
+    sendJson(res, 200, of(res).controls.latency())
   }))
-  router.get('/rate-limit', (_req, res) => sendJson(res, 200, sim.controls.rateLimit()))
+  router.get('/rate-limit', (_req, res) => sendJson(res, 200, of(res).controls.rateLimit()))
   router.put('/rate-limit', action((req, res) => {
     const value = readJson(req)
-    sim.controls.setRateLimit(value === null || value === undefined ? null : parseRateLimit(value))
-    sendJson(res, 200, sim.controls.rateLimit())
+    of(res).controls.setRateLimit(value === null || value === undefined ? null : parseRateLimit(value))
+    sendJson(res, 200, of(res).controls.rateLimit())
   }))
 
   router.get('/state', (_req, res) => {
-    sendJson(res, 200, sim.state())
+    sendJson(res, 200, of(res).state())
   })
 
   router.get('/requests', (_req, res) => {
-    sendJson(res, 200, sim.journal.entries())
+    sendJson(res, 200, of(res).journal.entries())
   })
 
   router.delete('/requests', (_req, res) => {
-    sim.journal.clear()
+    of(res).journal.clear()
     res.status(204).end()
   })
 
@@ -211,9 +235,10 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
     '/faults': 'GET, POST, DELETE',
     '/latency': 'GET, PUT',
     '/rate-limit': 'GET, PUT',
+    '/sessions': 'GET',
   }
   router.use((req, res) => {
-    const methods = /^\/faults\/[^/]+$/.test(req.path) ? 'DELETE' : allowed[req.path]
+    const methods = /^\/(faults|sessions)\/[^/]+$/.test(req.path) ? 'DELETE' : allowed[req.path]
     sendError(
       res,
       methods === undefined

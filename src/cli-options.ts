@@ -26,6 +26,8 @@ export const FLAGS: readonly Flag[] = [
   { name: 'sunset-at', env: 'PETSTORE_SIM_SUNSET_AT', value: '<date>', help: 'Date GET /pets/{petId} announces in its Sunset header. Default 2027-01-01T00:00:00Z.' },
   { name: 'latency', env: 'PETSTORE_SIM_LATENCY', value: '<ms|min-max>', help: 'Delay every answer: 50, or a range such as 50-400. Default none.' },
   { name: 'rate-limit', env: 'PETSTORE_SIM_RATE_LIMIT', value: '<n/window>', help: 'Per API key, such as 100/60s: then 429 rate_limited and RateLimit headers. Default off.' },
+  { name: 'max-sessions', env: 'PETSTORE_SIM_MAX_SESSIONS', value: '<n>', help: 'How many X-Sim-Session sessions live at once (the least recently used goes first). Default 100.' },
+  { name: 'session-idle', env: 'PETSTORE_SIM_SESSION_IDLE', value: '<seconds>', help: 'Drop a session unused for this long. Default 1800.' },
   { name: 'journal-size', env: 'PETSTORE_SIM_JOURNAL_SIZE', value: '<n>', help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.` },
   { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
   { name: 'admin-token', env: 'PETSTORE_SIM_ADMIN_TOKEN', value: '<secret>', help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise).' },
@@ -151,6 +153,14 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   if (rateLimit !== undefined) {
     if (!/^\d+\/\d+(s|m|h)?$/.test(rateLimit)) throw new CliUsageError(`--rate-limit must be <requests>/<window> such as 100/60s, got "${rateLimit}".`)
     options.rateLimit = rateLimit
+  }
+  const maxSessions = read('max-sessions')
+  const sessionIdle = read('session-idle')
+  if (maxSessions !== undefined || sessionIdle !== undefined) {
+    options.sessions = {
+      ...(maxSessions === undefined ? {} : { max: parseWholeNumber(maxSessions, 'max-sessions', 100_000) }),
+      ...(sessionIdle === undefined ? {} : { idleSeconds: Math.max(1, parseWholeNumber(sessionIdle, 'session-idle')) }),
+    }
   }
   const journalSize = read('journal-size')
   if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, 'journal-size', 1_000_000)

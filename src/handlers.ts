@@ -11,9 +11,8 @@ import { serializeOrders } from './serialize-orders.js'
 import { faultError, type Controls } from './controls.js'
 import { preferredStatus } from './prefer.js'
 
-/** What the handlers read from the simulator on every request. */
-export interface HandlerContext {
-  base: ApiBase
+/** One state a request can act on: the simulator's own, or a session's. */
+export interface HandlerInstance {
   store: OrderStore
   /** The active scenario's settings; replaced as a whole on reset. */
   settings(): {
@@ -23,23 +22,32 @@ export interface HandlerContext {
     /** JSON bodies of the scenario's pets, by petId. */
     petBodies: ReadonlyMap<string, string>
   }
+  /** Latency, faults and rate limit, all off until set. */
+  controls: Controls
+  /** Where every answered request is recorded. */
+  journal: RequestJournal
+}
+
+/** What the handlers read from the simulator on every request. */
+export interface HandlerContext {
+  base: ApiBase
+  /** The state a request acts on (X-Sim-Session picks a session's). Throws a 400 `ApiError` for a bad session id. */
+  instanceFor(request: Request): HandlerInstance
+  /** Where a request is recorded when it reaches no instance. */
+  journal: RequestJournal
   /** `Deprecation` and `Sunset` headers of the deprecated pets operation. */
   deprecationHeaders: Readonly<Record<string, string>>
   /** Leave requests under the base that match no operation to other handlers instead of answering 404/405. */
   fallthrough: boolean
-  /** Where every answered request is recorded. */
-  journal: RequestJournal
   /** Requests declaring a larger body (Content-Length) get 413, as the standalone server does. */
   bodyLimit: number
-  /** Latency, faults and rate limit, all off until set. */
-  controls: Controls
 }
 
 type Params = { param: string; path: string }
 /** The operation itself, after the key was accepted. */
-type Resolver = (args: { request: Request; param: string }) => Response
+type Resolver = (args: { request: Request; param: string; instance: HandlerInstance }) => Response
 /** The documented response for a status asked for with `Prefer: code=`, with no change of state. */
-type Forced = (status: number, param: string) => Response
+type Forced = (status: number, param: string, instance: HandlerInstance) => Response
 
 /**
  * The size of a request body, read no further than one byte past `limit`.
@@ -72,6 +80,15 @@ function pathOf(request: Request): string {
   return url.pathname + url.search
 }
 
+/** The journal of the instance a request reaches, or the simulator's own when it reaches none. */
+function journalFor(context: HandlerContext, request: Request): { journal: RequestJournal; bodyLimit: number } {
+  try {
+    return { journal: context.instanceFor(request).journal, bodyLimit: context.bodyLimit }
+  } catch {
+    return context
+  }
+}
+
 /** Quotes a client-supplied value for an error message, cut short when long. */
 function quote(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
@@ -83,7 +100,7 @@ function quote(value: string): string {
  * would be a 500 that exposes the stack.
  */
 async function answer(
-  context: Pick<HandlerContext, 'journal' | 'bodyLimit'>,
+  context: { journal: RequestJournal; bodyLimit: number },
   request: Request,
   path: string,
   operation: OperationId | null,
@@ -161,7 +178,6 @@ async function malformedBody(response: Response): Promise<Response> {
 /** Builds the msw handler of one operation, with the controls (latency, faults, rate limit, Prefer) around it. */
 function operation(context: HandlerContext, id: OperationId, resolve: Resolver, forced: Forced, errorHeaders: Readonly<Record<string, string>> = {}): HttpHandler {
   const method = OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get
-  const { controls } = context
   return method<Params>(
     ({ request }) => {
       const url = new URL(request.url)
@@ -170,7 +186,14 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
     },
     ({ request, params }) => {
       const orderId = id === 'cancelOrder' ? parseInt64(params.param) : null
-      return answer(context, request, params.path, id, orderId, errorHeaders, async () => {
+      let instance: HandlerInstance
+      try {
+        instance = context.instanceFor(request)
+      } catch (error) {
+        return answer(context, request, params.path, id, orderId, errorHeaders, () => Promise.reject(error))
+      }
+      const { controls } = instance
+      return answer({ journal: instance.journal, bodyLimit: context.bodyLimit }, request, params.path, id, orderId, errorHeaders, async () => {
         const delay = controls.delayFor(id)
         if (delay > 0) await sleep(delay, request.signal)
         const fault = controls.takeFault(id, orderId)
@@ -182,7 +205,7 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
         }
         // From here to the end of compute(): no await, so the status check
         // and the change of a cancel happen in one turn.
-        const response = compute(request, params.param)
+        const response = compute(request, params.param, instance)
         if (fault?.kind === 'slow-body') return slowBody(response, fault.durationMs ?? 2000)
         if (fault?.kind === 'malformed-json') return malformedBody(response)
         return response
@@ -190,16 +213,17 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
     },
   )
 
-  function compute(request: Request, param: string): Response {
+  function compute(request: Request, param: string, instance: HandlerInstance): Response {
+    const { controls } = instance
     // Headers every answer gets, errors included: RateLimit ones while a
     // limit is set, Preference-Applied when Prefer chose the answer.
     let extra: Record<string, string> = {}
     try {
       extra = { ...controls.consume(tokenOf(request)) }
-      assertAuthorized(request, context.settings().acceptedKeys)
+      assertAuthorized(request, instance.settings().acceptedKeys)
       const preferred = preferredStatus(request, id)
       if (preferred !== undefined) extra['Preference-Applied'] = `code=${preferred}`
-      const response = preferred === undefined ? resolve({ request, param }) : forced(preferred, param)
+      const response = preferred === undefined ? resolve({ request, param, instance }) : forced(preferred, param, instance)
       for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
       return response
     } catch (error) {
@@ -214,14 +238,17 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
  * order, and the deprecated get-pet operation.
  */
 export function createHandlers(context: HandlerContext): HttpHandler[] {
-  const { base, store } = context
+  const { base } = context
 
   // The list body, serialised once per state version rather than once per request.
-  let cached: { version: number; exposeStatus: boolean; body: Uint8Array<ArrayBuffer> } | undefined
-  const listBody = (exposeStatus: boolean) => {
+  const cache = new WeakMap<OrderStore, { version: number; exposeStatus: boolean; body: Uint8Array<ArrayBuffer> }>()
+  const listBody = ({ store, settings }: HandlerInstance) => {
+    const { exposeStatus } = settings()
     const version = store.version()
+    let cached = cache.get(store)
     if (cached?.version !== version || cached.exposeStatus !== exposeStatus) {
       cached = { version, exposeStatus, body: new TextEncoder().encode(serializeOrders(store.all(), exposeStatus)) }
+      cache.set(store, cached)
     }
     return cached.body
   }
@@ -232,16 +259,17 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
   const listOrders = operation(
     context,
     'listOrders',
-    () => new Response(listBody(context.settings().exposeStatus), { status: 200, headers: JSON_HEADERS }),
+    ({ instance }) => new Response(listBody(instance), { status: 200, headers: JSON_HEADERS }),
     // Prefer: the documented response for the status, with no change of state.
-    (status) => {
+    (status, _param, instance) => {
       if (status === 401) throw unauthorized()
-      return new Response(listBody(context.settings().exposeStatus), { status: 200, headers: JSON_HEADERS })
+      return new Response(listBody(instance), { status: 200, headers: JSON_HEADERS })
     },
   )
 
-  const cancelOrder = operation(context, 'cancelOrder', ({ param }) => {
-    const settings = context.settings()
+  const cancelOrder = operation(context, 'cancelOrder', ({ param, instance }) => {
+    const { store } = instance
+    const settings = instance.settings()
     const id = parseInt64(param)
     if (id === null) {
       throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`)
@@ -283,17 +311,17 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
   const getPetById = operation(
     context,
     'getPetById',
-    ({ param }) => {
-      const body = context.settings().petBodies.get(param)
+    ({ param, instance }) => {
+      const body = instance.settings().petBodies.get(param)
       if (body === undefined) {
         throw new ApiError(404, ErrorCode.PetNotFound, `Pet ${quote(param)} was not found in this scenario.`)
       }
       return petResponse(body)
     },
-    (status, param) => {
+    (status, param, instance) => {
       if (status === 401) throw unauthorized()
       if (status === 404) throw new ApiError(404, ErrorCode.PetNotFound, `Pet ${quote(param)} was not found (answered on request: Prefer: code=404).`)
-      return petResponse(context.settings().petBodies.get(param) ?? '{}')
+      return petResponse(instance.settings().petBodies.get(param) ?? '{}')
     },
     context.deprecationHeaders,
   )
@@ -318,7 +346,7 @@ function unknownPath(context: HandlerContext): HttpHandler {
   return http.all(
     ({ request }) => isUnderBase(new URL(request.url), base),
     ({ request }) =>
-      answer(context, request, pathOf(request), null, null, {}, async () => {
+      answer(journalFor(context, request), request, pathOf(request), null, null, {}, async () => {
         const url = new URL(request.url)
         const match = matchRoute(url, base)
         if (match !== null) {

@@ -3,7 +3,8 @@ import { stringify } from 'lossless-json'
 import type { AfterCancel, DeprecationDates, Order, Scenario } from './glossary.js'
 import { ApiError } from './api-error.js'
 import { createControls, parseFault, parseLatencySettings, parseRateLimit, type Controls, type Fault, type FaultInput, type LatencyInput, type LatencySettings, type RateLimit } from './controls.js'
-import { createHandlers, type HandlerContext } from './handlers.js'
+import { ErrorCode } from './error-codes.js'
+import { createHandlers, type HandlerInstance } from './handlers.js'
 import { createJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './journal.js'
 import { createOrderStore, toOrder, type OrderRecord } from './order-store.js'
 import { parseApiBase } from './routes.js'
@@ -45,6 +46,8 @@ export interface SimulatorOptions {
   faults?: FaultInput[]
   /** Per API key, e.g. `"100/60s"`: then 429 `rate_limited` and RateLimit headers. Off by default. */
   rateLimit?: string | RateLimit
+  /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
+  sessions?: { max?: number; idleSeconds?: number }
 }
 
 export interface ResetOptions {
@@ -71,9 +74,8 @@ export interface SimulatorState {
   orders: Order[]
 }
 
-export interface Simulator {
-  /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. */
-  readonly handlers: readonly HttpHandler[]
+/** The in-process API over one state: the simulator's own, or one session's. */
+export interface SimulatorView {
   /**
    * Puts every order back to the initial state of a scenario: the current one
    * when none is given. A scenario that fails to load leaves the state as it was.
@@ -108,6 +110,34 @@ export interface Simulator {
   readonly controls: Controls
 }
 
+/** A session as `sessions()` lists it. */
+export interface SessionInfo {
+  id: string
+  scenario: string
+  created: string
+  lastUsed: string
+  /** How many requests its journal holds. */
+  requests: number
+}
+
+export interface Simulator extends SimulatorView {
+  /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. */
+  readonly handlers: readonly HttpHandler[]
+  /**
+   * The state of one session: requests carrying `X-Sim-Session: <id>` act on
+   * it. Created on first use from the simulator's current scenario, at its
+   * initial state. Sessions are bounded (least recently used go first) and
+   * expire when idle.
+   * @example
+   * const mine = sim.session('test-run-7')
+   * mine.reset('shipped')
+   * await fetch(url, { headers: { 'X-Sim-Session': 'test-run-7', ...auth } })
+   */
+  session(id: string): SimulatorView
+  sessions(): SessionInfo[]
+  endSession(id: string): boolean
+}
+
 /** The largest request body accepted (1 MiB): the operations take none. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
@@ -117,12 +147,23 @@ export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string
   sunsetAt: '2027-01-01T00:00:00Z',
 }
 
+/** One independent state: orders, scenario, controls and journal. A simulator has its own, plus one per session. */
+interface Instance extends HandlerInstance {
+  active: ActiveScenario
+}
+
+/** The header that gives a caller its own copy of the state. */
+export const SESSION_HEADER = 'X-Sim-Session'
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
+export const DEFAULT_MAX_SESSIONS = 100
+export const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60
+
 interface ActiveScenario {
   scenario: CheckedScenario
   source: string
   seed: number | undefined
   initialOrders: readonly OrderRecord[]
-  settings: ReturnType<HandlerContext['settings']>
+  settings: ReturnType<HandlerInstance['settings']>
 }
 
 /**
@@ -212,8 +253,6 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
     fail(`journalSize must be a whole number of 0 or more, got ${String(journalSize)}.`)
   }
-  const journal = createJournal(journalSize)
-  const controls = createControls()
   /** Reads a control's input, turning the admin API's 400 into the in-process TypeError. */
   function check<T>(read: () => T, action: string): T {
     try {
@@ -227,7 +266,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const initialFaults = (options.faults ?? []).map((fault) => check(() => parseFault(fault), 'create'))
   const initialRateLimit = options.rateLimit === undefined ? null : check(() => parseRateLimit(options.rateLimit), 'create')
   /** The controls of a fresh load: the simulator's options win over the scenario's; faults add up. */
-  function restoreControls(scenario: CheckedScenario): void {
+  function restoreControls(controls: Controls, scenario: CheckedScenario): void {
     controls.setLatency(options.latency !== undefined || scenario.latency === undefined ? initialLatency : parseLatencySettings(scenario.latency))
     controls.clearFaults()
     for (const fault of [...initialFaults, ...(scenario.faults ?? [])]) controls.addFault(fault)
@@ -237,65 +276,131 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
     fail(`bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}.`)
   }
-  const store = createOrderStore()
+  const maxSessions = options.sessions?.max ?? DEFAULT_MAX_SESSIONS
+  const idleMs = (options.sessions?.idleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 0 || !Number.isFinite(idleMs) || idleMs <= 0) {
+    fail('sessions.max must be a whole number of 0 or more and sessions.idleSeconds a number above 0.')
+  }
   function load(input: string | Scenario, seed: number | undefined): ActiveScenario {
     const { scenario, source } = resolveScenario(input)
     return activate(scenario, source, seed)
   }
 
-  let active = load(options.scenario ?? 'default', checkSeed(options.seed, 'create'))
-  store.replaceAll(active.initialOrders)
-  restoreControls(active.scenario)
+  /** A fresh, independent state at the initial state of `active`. */
+  function createInstance(active: ActiveScenario): Instance {
+    const instance: Instance = {
+      store: createOrderStore(),
+      controls: createControls(),
+      journal: createJournal(journalSize),
+      active,
+      settings: () => instance.active.settings,
+    }
+    instance.store.replaceAll(active.initialOrders)
+    restoreControls(instance.controls, active.scenario)
+    return instance
+  }
+
+  const root = createInstance(load(options.scenario ?? 'default', checkSeed(options.seed, 'create')))
+  /** Sessions by id, least recently used first. */
+  const sessions = new Map<string, { instance: Instance; created: number; lastUsed: number }>()
+
+  function session(id: string): Instance {
+    if (!SESSION_ID.test(id)) {
+      throw new ApiError(400, ErrorCode.InvalidRequest, `Invalid session id ${JSON.stringify(id.slice(0, 80))}: use 1 to 128 letters, digits and . _ : - characters.`)
+    }
+    const now = Date.now()
+    for (const [key, entry] of sessions) {
+      if (now - entry.lastUsed > idleMs) sessions.delete(key)
+    }
+    let entry = sessions.get(id)
+    if (entry === undefined) {
+      if (maxSessions === 0) throw new ApiError(400, ErrorCode.InvalidRequest, 'Sessions are turned off (sessions.max is 0).')
+      // From the simulator's current scenario, at its initial state.
+      entry = { instance: createInstance(root.active), created: now, lastUsed: now }
+      while (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value as string)
+    } else {
+      sessions.delete(id)
+      entry.lastUsed = now
+    }
+    sessions.set(id, entry)
+    return entry.instance
+  }
 
   const handlers = createHandlers({
     base,
-    store,
-    settings: () => active.settings,
+    instanceFor(request) {
+      const id = request.headers.get(SESSION_HEADER)
+      return id === null || id === '' ? root : session(id)
+    },
+    journal: root.journal,
     deprecationHeaders: deprecationHeaders(deprecation),
     fallthrough: options.fallthrough ?? false,
-    journal,
     bodyLimit,
-    controls,
   })
 
-  return {
-    handlers,
-    journal,
-    controls,
-    addFault: (fault) => controls.addFault(check(() => parseFault(fault), 'configure')),
-    faults: () => controls.faults(),
-    removeFault: (id) => controls.removeFault(id),
-    clearFaults: () => controls.clearFaults(),
-    setLatency: (latency) => controls.setLatency(latency === null ? {} : check(() => parseLatencySettings(latency), 'configure')),
-    setRateLimit: (limit) => controls.setRateLimit(limit === null ? null : check(() => parseRateLimit(limit), 'configure')),
-    reset(scenarioOrRequest, resetOptions = {}) {
-      const request: ResetRequest = isResetRequest(scenarioOrRequest)
-        ? { ...scenarioOrRequest, ...resetOptions }
-        : { scenario: scenarioOrRequest, ...resetOptions }
-      const { scenario } = request
-      const seed = request.seed === undefined ? active.seed : checkSeed(request.seed, 'reset')
-      // Load fully before touching the store: a bad scenario changes nothing.
-      const next =
-        scenario !== undefined ? load(scenario, seed)
-        : seed !== active.seed ? activate(active.scenario, active.source, seed)
-        : active
-      store.replaceAll(next.initialOrders)
-      active = next
-      restoreControls(active.scenario)
-    },
-    orders() {
-      return store.all().map(toOrder)
-    },
-    state() {
-      return {
-        scenario: active.scenario.name,
-        description: active.scenario.description,
-        source: active.source,
-        apiKeys: [...active.scenario.apiKeys],
-        seed: active.seed ?? null,
-        options: { baseUrl, exposeStatus: active.settings.exposeStatus, afterCancel: active.settings.afterCancel, deprecation: { ...deprecation } },
-        orders: store.all().map(toOrder),
-      }
-    },
+  /** The in-process API over one instance: the simulator's own, or a session's. */
+  function viewOf(instance: () => Instance): SimulatorView {
+    return {
+      get journal() {
+        return instance().journal
+      },
+      get controls() {
+        return instance().controls
+      },
+      addFault: (fault) => instance().controls.addFault(check(() => parseFault(fault), 'configure')),
+      faults: () => instance().controls.faults(),
+      removeFault: (id) => instance().controls.removeFault(id),
+      clearFaults: () => instance().controls.clearFaults(),
+      setLatency: (latency) => instance().controls.setLatency(latency === null ? {} : check(() => parseLatencySettings(latency), 'configure')),
+      setRateLimit: (limit) => instance().controls.setRateLimit(limit === null ? null : check(() => parseRateLimit(limit), 'configure')),
+      reset(scenarioOrRequest, resetOptions = {}) {
+        const target = instance()
+        const request: ResetRequest = isResetRequest(scenarioOrRequest)
+          ? { ...scenarioOrRequest, ...resetOptions }
+          : { scenario: scenarioOrRequest, ...resetOptions }
+        const { scenario } = request
+        const seed = request.seed === undefined ? target.active.seed : checkSeed(request.seed, 'reset')
+        // Load fully before touching the store: a bad scenario changes nothing.
+        const next =
+          scenario !== undefined ? load(scenario, seed)
+          : seed !== target.active.seed ? activate(target.active.scenario, target.active.source, seed)
+          : target.active
+        target.store.replaceAll(next.initialOrders)
+        target.active = next
+        restoreControls(target.controls, next.scenario)
+      },
+      orders() {
+        return instance().store.all().map(toOrder)
+      },
+      state() {
+        const { active, store } = instance()
+        return {
+          scenario: active.scenario.name,
+          description: active.scenario.description,
+          source: active.source,
+          apiKeys: [...active.scenario.apiKeys],
+          seed: active.seed ?? null,
+          options: { baseUrl, exposeStatus: active.settings.exposeStatus, afterCancel: active.settings.afterCancel, deprecation: { ...deprecation } },
+          orders: store.all().map(toOrder),
+        }
+      },
+    }
   }
+
+  return Object.assign(viewOf(() => root), {
+    handlers,
+    session: (id: string) => {
+      check(() => session(id), 'open a session of')
+      return viewOf(() => session(id))
+    },
+    sessions: () =>
+      [...sessions].map(([id, entry]) => ({
+        id,
+        scenario: entry.instance.active.scenario.name,
+        created: new Date(entry.created).toISOString(),
+        lastUsed: new Date(entry.lastUsed).toISOString(),
+        requests: entry.instance.journal.entries().length,
+      })),
+    endSession: (id: string) => sessions.delete(id),
+  })
 }

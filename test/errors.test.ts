@@ -49,13 +49,16 @@ test('a handler that throws answers 500 internal_error with an Error body and no
   server.use(
     ...createHandlers({
       base: parseApiBase('/v1'),
-      store,
-      settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
+      instanceFor: () => ({
+        store,
+        settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
+        controls: createControls(),
+        journal: createJournal(10),
+      }),
+      journal: createJournal(10),
       deprecationHeaders: {},
       fallthrough: false,
-      journal: createJournal(10),
       bodyLimit: 1024,
-      controls: createControls(),
     }),
   )
 
