@@ -33,7 +33,7 @@ export interface FaultInput {
   status?: number
   /** For `status` 503: seconds in the Retry-After header (default 1). */
   retryAfter?: number
-  /** For `slow-body`: how long the body takes to arrive, in ms (default 2000). */
+  /** For `slow-body`: how long the body takes to arrive, in ms (default 2000). For `hang`: the longest it hangs (default 600000). */
   durationMs?: number
   /** Fail this many times, then behave again. */
   times?: number

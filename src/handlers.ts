@@ -200,7 +200,9 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
         if (fault?.kind === 'status') throw faultError(fault)
         if (fault?.kind === 'network') return Response.error()
         if (fault?.kind === 'hang') {
-          await new Promise<void>((done) => request.signal.addEventListener('abort', () => done(), { once: true }))
+          // Until the client gives up (in process its abort reaches the request's
+          // signal; over HTTP it closes the connection) or durationMs passes.
+          await sleep(fault.durationMs ?? 600_000, request.signal)
           return Response.error()
         }
         // From here to the end of compute(): no await, so the status check

@@ -19,14 +19,9 @@ import { ErrorCode } from './error-codes.js'
 export function mswMiddleware(handlers: readonly RequestHandler[]): ExpressMiddleware {
   const list = [...handlers]
   return (req, res, next) => {
-    // Aborted when the client goes away, so a handler that waits (a hang fault) lets go.
-    const controller = new AbortController()
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort()
-    })
     let request: Request
     try {
-      request = toFetchRequest(req, controller.signal)
+      request = toFetchRequest(req)
     } catch {
       next(new ApiError(400, ErrorCode.InvalidRequest, 'The Host header or the request target is not a valid URL.'))
       return
@@ -83,7 +78,7 @@ async function writeBody(res: ExpressResponse, body: ReadableStream<Uint8Array> 
   res.end()
 }
 
-function toFetchRequest(req: ExpressRequest, signal: AbortSignal): Request {
+function toFetchRequest(req: ExpressRequest): Request {
   // The Request parses the URL; a Host header that makes it invalid throws here (400).
   const url = `http://${req.headers.host ?? 'localhost'}${req.originalUrl}`
   // From the raw list, so that a repeated header is joined as Fetch joins it
@@ -98,5 +93,5 @@ function toFetchRequest(req: ExpressRequest, signal: AbortSignal): Request {
   const body: unknown = req.body
   // A Buffer from readBody: backed by an ArrayBuffer, never a SharedArrayBuffer.
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && Buffer.isBuffer(body) && body.length > 0
-  return new Request(url, { method: req.method, headers, signal, ...(hasBody ? { body: body as Uint8Array<ArrayBuffer> } : {}) })
+  return new Request(url, { method: req.method, headers, ...(hasBody ? { body: body as Uint8Array<ArrayBuffer> } : {}) })
 }
