@@ -218,18 +218,24 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
   function compute(request: Request, param: string, instance: HandlerInstance): Response {
     const { controls } = instance
     // Headers every answer gets, errors included: RateLimit ones while a
-    // limit is set, Preference-Applied when Prefer chose the answer.
-    let extra: Record<string, string> = {}
+    // limit is set, Preference-Applied when Prefer chose the answer. Nothing
+    // is allocated for them when neither is in play (the common case).
+    let extra: Record<string, string> | undefined
     try {
-      extra = { ...controls.consume(tokenOf(request)) }
+      if (controls.rateLimit() !== null) extra = controls.consume(tokenOf(request))
       assertAuthorized(request, instance.settings().acceptedKeys)
       const preferred = preferredStatus(request, id)
-      if (preferred !== undefined) extra['Preference-Applied'] = `code=${preferred}`
-      const response = preferred === undefined ? resolve({ request, param, instance }) : forced(preferred, param, instance)
+      if (preferred === undefined) {
+        const response = resolve({ request, param, instance })
+        if (extra !== undefined) for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
+        return response
+      }
+      extra = { ...extra, 'Preference-Applied': `code=${preferred}` }
+      const response = forced(preferred, param, instance)
       for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
       return response
     } catch (error) {
-      if (error instanceof ApiError && Object.keys(extra).length > 0) throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
+      if (error instanceof ApiError && extra !== undefined) throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
       throw error
     }
   }
