@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,4 +27,24 @@ test('a consumer outside the repository imports the built package by name and dr
     errorCodes: 17,
     contract: '1.0.0',
   })
+})
+
+test('petstore-orders-simulator/node hands back a simulator and a setupServer holding its handlers', async () => {
+  const { setupSimulatorServer } = await import('../src/node.js')
+  const { sim, server } = setupSimulatorServer({ scenario: 'shipped' })
+  server.listen({ onUnhandledRequest: 'error' })
+  try {
+    const response = await fetch('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE', headers: { Authorization: 'Bearer petstore-test-key' } })
+    expect(response.status).toBe(409)
+    expect(sim.orders()[0]?.status).toBe('shipped')
+  } finally {
+    server.close()
+  }
+})
+
+test('package.json declares msw as a peer (the consumer\'s own copy builds and runs the handlers) and exports every entry', () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string>; dependencies: Record<string, string>; exports: Record<string, unknown> }
+  expect(manifest.peerDependencies['msw']).toBe('^2.12.0')
+  expect(manifest.dependencies['msw']).toBeUndefined()
+  expect(Object.keys(manifest.exports)).toEqual(['.', './node', './browser', './server', './openapi.json', './scenarios/*.json', './package.json'])
 })
