@@ -220,7 +220,7 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
     else res.redirect(301, '/__sim/demo/')
   })
   router.get('/demo/mockServiceWorker.js', (_req, res) => res.sendFile(workerScript))
-  router.use('/demo', (req, res, next) => {
+  router.use('/demo', (_req, res, next) => {
     if (existsSync(demo)) next()
     else sendError(res, new ApiError(404, ErrorCode.NotFound, 'The demo page is not built: run "npm run build" in the package folder.'))
   })
