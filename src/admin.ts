@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import express, { Router, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
 import { ApiError } from './api-error.js'
+import { unauthorized } from './auth.js'
 import { ErrorCode } from './error-codes.js'
 import type { Scenario } from './glossary.js'
 import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
@@ -79,9 +80,7 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
       if (given.length === expected.length && timingSafeEqual(given, expected)) return next()
       sendError(
         res,
-        new ApiError(401, ErrorCode.Unauthorized, 'The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).', {
-          'WWW-Authenticate': 'Bearer',
-        }),
+        unauthorized('The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).'),
       )
     })
   }

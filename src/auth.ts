@@ -11,7 +11,8 @@ export function isBearerToken(key: string): boolean {
   return B64TOKEN.test(key)
 }
 
-function unauthorized(message: string): ApiError {
+/** The 401 the simulator sends: an Error body and `WWW-Authenticate: Bearer`. */
+export function unauthorized(message: string): ApiError {
   // No `error=` parameter: the Error body's message says what was wrong.
   return new ApiError(401, ErrorCode.Unauthorized, message, { 'WWW-Authenticate': 'Bearer' })
 }

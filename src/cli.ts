@@ -2,15 +2,12 @@
 import { CliUsageError, helpText, parseCommandLine } from './cli-options.js'
 import { packageVersion } from './package-root.js'
 import { isScenarioError } from './scenario/scenario-error.js'
+import { systemErrorCode } from './system-error-code.js'
 import { startSimulatorServer, type RunningSimulator } from './server.js'
 
 /** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i
-
-function systemErrorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined
-}
 
 /** One line for stderr that says what failed and what to do; never a stack. */
 function describeStartupError(error: unknown, host: string, port: number): string {

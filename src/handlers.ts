@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw'
 import { ApiError, toErrorResponse } from './api-error.js'
-import { assertAuthorized } from './auth.js'
+import { assertAuthorized, unauthorized } from './auth.js'
 import { ErrorCode } from './error-codes.js'
 import type { AfterCancel } from './glossary.js'
 import { parseInt64, type Int64Key } from './int64.js'
@@ -45,7 +45,7 @@ export interface HandlerContext {
 
 type Params = { param: string; path: string }
 /** The operation itself, after the key was accepted. */
-type Resolver = (args: { request: Request; param: string; instance: HandlerInstance }) => Response
+type Resolver = (args: { request: Request; param: string; orderId: Int64Key | null; instance: HandlerInstance }) => Response
 /** The documented response for a status asked for with `Prefer: code=`, with no change of state. */
 type Forced = (status: number, param: string, instance: HandlerInstance) => Response
 
@@ -207,7 +207,7 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
         }
         // From here to the end of compute(): no await, so the status check
         // and the change of a cancel happen in one turn.
-        const response = compute(request, params.param, instance)
+        const response = compute(request, params.param, orderId, instance)
         if (fault?.kind === 'slow-body') return slowBody(response, fault.durationMs ?? 2000)
         if (fault?.kind === 'malformed-json') return malformedBody(response)
         return response
@@ -215,7 +215,7 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
     },
   )
 
-  function compute(request: Request, param: string, instance: HandlerInstance): Response {
+  function compute(request: Request, param: string, orderId: Int64Key | null, instance: HandlerInstance): Response {
     const { controls } = instance
     // Headers every answer gets, errors included: RateLimit ones while a
     // limit is set, Preference-Applied when Prefer chose the answer. Nothing
@@ -226,7 +226,7 @@ function operation(context: HandlerContext, id: OperationId, resolve: Resolver, 
       assertAuthorized(request, instance.settings().acceptedKeys)
       const preferred = preferredStatus(request, id)
       if (preferred === undefined) {
-        const response = resolve({ request, param, instance })
+        const response = resolve({ request, param, orderId, instance })
         if (extra !== undefined) for (const [name, value] of Object.entries(extra)) response.headers.set(name, value)
         return response
       }
@@ -261,7 +261,7 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
     return cached.body
   }
 
-  const unauthorized = () => new ApiError(401, ErrorCode.Unauthorized, 'Invalid API key (answered on request: Prefer: code=401).', { 'WWW-Authenticate': 'Bearer' })
+  const preferredUnauthorized = () => unauthorized('Invalid API key (answered on request: Prefer: code=401).')
   const orderIdOf = (param: string) => parseInt64(param) ?? param
 
   const listOrders = operation(
@@ -270,15 +270,14 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
     ({ instance }) => new Response(listBody(instance), { status: 200, headers: JSON_HEADERS }),
     // Prefer: the documented response for the status, with no change of state.
     (status, _param, instance) => {
-      if (status === 401) throw unauthorized()
+      if (status === 401) throw preferredUnauthorized()
       return new Response(listBody(instance), { status: 200, headers: JSON_HEADERS })
     },
   )
 
-  const cancelOrder = operation(context, 'cancelOrder', ({ param, instance }) => {
+  const cancelOrder = operation(context, 'cancelOrder', ({ param, orderId: id, instance }) => {
     const { store } = instance
     const settings = instance.settings()
-    const id = parseInt64(param)
     if (id === null) {
       throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`)
     }
@@ -307,7 +306,7 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
       case 400:
         throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)} (answered on request: Prefer: code=400).`)
       case 401:
-        throw unauthorized()
+        throw preferredUnauthorized()
       case 404:
         throw new ApiError(404, ErrorCode.OrderNotFound, `Order ${orderIdOf(param)} was not found (answered on request: Prefer: code=404).`)
       default:
@@ -327,7 +326,7 @@ export function createHandlers(context: HandlerContext): HttpHandler[] {
       return petResponse(body)
     },
     (status, param, instance) => {
-      if (status === 401) throw unauthorized()
+      if (status === 401) throw preferredUnauthorized()
       if (status === 404) throw new ApiError(404, ErrorCode.PetNotFound, `Pet ${quote(param)} was not found (answered on request: Prefer: code=404).`)
       return petResponse(instance.settings().petBodies.get(param) ?? '{}')
     },

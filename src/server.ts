@@ -8,7 +8,7 @@ import { ErrorCode } from './error-codes.js'
 import { sendError } from './express-responses.js'
 import { mswMiddleware } from './msw-middleware.js'
 import { readBody } from './read-body.js'
-import { matchRoute, OPERATION_METHODS, parseApiBase } from './routes.js'
+import { matchRoute, OPERATION_METHODS, parseApiBase, type ApiBase } from './routes.js'
 import { createSimulator, DEFAULT_BODY_LIMIT, type Simulator, type SimulatorOptions } from './simulator.js'
 
 export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
@@ -35,9 +35,9 @@ const ADMIN_PREFIX = '/__sim'
 const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 const ANY_METHOD = 'GET, POST, PUT, PATCH, DELETE'
 
-function allowedMethods(req: ExpressRequest, basePath: string, admin: boolean): string {
+function allowedMethods(req: ExpressRequest, base: ApiBase, admin: boolean): string {
   const url = new URL(req.originalUrl, 'http://simulator')
-  const match = matchRoute(url, parseApiBase(basePath))
+  const match = matchRoute(url, base)
   if (match !== null) return OPERATION_METHODS[match.operation]
   if (admin && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))) return 'GET, POST, PUT, DELETE'
   return ANY_METHOD
@@ -50,6 +50,7 @@ function allowedMethods(req: ExpressRequest, basePath: string, admin: boolean): 
  * arrived, for the journal.
  */
 function cors(basePath: string, admin: boolean): RequestHandler {
+  const base = parseApiBase(basePath)
   return (req, res, next) => {
     res.locals['started'] = Date.now()
     const origin = req.headers.origin
@@ -66,7 +67,7 @@ function cors(basePath: string, admin: boolean): RequestHandler {
     }
     const requested = (req.headers['access-control-request-headers'] ?? '').split(',').map((name) => name.trim()).filter(Boolean)
     const allowHeaders = ['Authorization', 'Content-Type', ...requested.filter((name) => !/^(authorization|content-type)$/i.test(name))]
-    const methods = allowedMethods(req, basePath, admin)
+    const methods = allowedMethods(req, base, admin)
     res.setHeader('Access-Control-Allow-Methods', methods)
     res.setHeader('Access-Control-Allow-Headers', allowHeaders.join(', '))
     res.setHeader('Access-Control-Max-Age', '600')

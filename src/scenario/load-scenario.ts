@@ -3,6 +3,7 @@ import type { Scenario } from '../glossary.js'
 import { BUILTIN_SCENARIOS, type BuiltinScenarioName } from './builtin-scenarios.js'
 import { parseScenario, type CheckedScenario } from './parse-scenario.js'
 import { ScenarioError } from './scenario-error.js'
+import { systemErrorCode } from '../system-error-code.js'
 
 /** The largest scenario file the simulator reads. */
 export const MAX_SCENARIO_FILE_BYTES = 32 * 1024 * 1024
@@ -31,10 +32,6 @@ function getFileSystem(path: string): FileSystem {
     throw new ScenarioError(path, 'scenario files can be read by path only in Node.js; pass the scenario object itself instead')
   }
   return fs
-}
-
-function systemErrorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined
 }
 
 function readScenarioText(path: string): string {
