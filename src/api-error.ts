@@ -1,5 +1,6 @@
 import type { ErrorBody } from './glossary.js'
 import { ErrorCode } from './error-codes.js'
+import type { Reply } from './operations.js'
 
 /**
  * An error that becomes one HTTP response with the specification's Error
@@ -23,17 +24,24 @@ export class ApiError extends Error {
 }
 
 /**
- * Renders any thrown value as a JSON Error response. Anything that is not an
+ * Renders any thrown value as a JSON Error answer. Anything that is not an
  * `ApiError` becomes a 500 `internal_error` whose message never carries a
  * stack trace.
  */
-export function toErrorResponse(error: unknown, extraHeaders: Readonly<Record<string, string>> = {}): Response {
+export function errorReply(error: unknown, extraHeaders: Readonly<Record<string, string>> = {}): Reply & { body: string } {
   const apiError =
     error instanceof ApiError
       ? error
       : new ApiError(500, ErrorCode.InternalError, 'The simulator failed to handle this request. This is a bug in the simulator, not in your request.')
-  return new Response(JSON.stringify(apiError.body), {
+  return {
     status: apiError.status,
     headers: { ...extraHeaders, ...apiError.headers, 'Content-Type': 'application/json' },
-  })
+    body: JSON.stringify(apiError.body),
+  }
+}
+
+/** `errorReply` as a Fetch `Response`. */
+export function toErrorResponse(error: unknown, extraHeaders: Readonly<Record<string, string>> = {}): Response {
+  const { status, headers, body } = errorReply(error, extraHeaders)
+  return new Response(body, { status, headers })
 }

@@ -18,13 +18,12 @@ export function unauthorized(message: string): ApiError {
 }
 
 /**
- * Checks the bearer key of a request against the keys a scenario accepts
- * (specification section 5). Throws a 401 `ApiError` when the header is
- * missing, uses another scheme, carries no token or a malformed one, or the
- * key is not accepted.
+ * Checks the bearer key of a request (its `Authorization` header, null when
+ * absent) against the keys a scenario accepts (specification section 5).
+ * Throws a 401 `ApiError` when the header is missing, uses another scheme,
+ * carries no token or a malformed one, or the key is not accepted.
  */
-export function assertAuthorized(request: Request, acceptedKeys: ReadonlySet<string>): void {
-  const header = request.headers.get('Authorization')
+export function assertAuthorized(header: string | null, acceptedKeys: ReadonlySet<string>): void {
   if (header === null || header === '') {
     throw unauthorized('Missing API key: send it as "Authorization: Bearer <key>".')
   }

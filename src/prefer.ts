@@ -20,11 +20,11 @@ export const DOCUMENTED_STATUSES: Readonly<Record<OperationId, readonly number[]
 
 /**
  * The status a request asks for with `Prefer: code=409` (the header Prism
- * users know), or undefined. Throws a 400 `ApiError` for a code the contract
- * does not document for this operation.
+ * users know; `header` is the Prefer value, null when absent), or undefined.
+ * Throws a 400 `ApiError` for a code the contract does not document for this
+ * operation.
  */
-export function preferredStatus(request: Request, operation: OperationId): number | undefined {
-  const header = request.headers.get('Prefer')
+export function preferredStatus(header: string | null, operation: OperationId): number | undefined {
   if (header === null) return undefined
   const match = /(?:^|[,;\s])code\s*=\s*"?(\d{3})"?/i.exec(header)
   if (match === null) return undefined

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import express, { type ErrorRequestHandler, type Express, type Request as ExpressRequest, type RequestHandler } from 'express'
@@ -6,6 +6,7 @@ import { createAdminRouter } from './admin.js'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import { sendError } from './express-responses.js'
+import { createFrontDoor, logWhenFinished, setCorsHeaders } from './front-door.js'
 import { mswMiddleware } from './msw-middleware.js'
 import { readBody } from './read-body.js'
 import { matchRoute, OPERATION_METHODS, parseApiBase, type ApiBase } from './routes.js'
@@ -27,12 +28,18 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
 }
 
 export interface SimulatorApp {
+  /** The whole simulator as an express app (API through msw's handlers, admin, CORS): mount it in your own server if you like. */
   app: Express
   sim: Simulator
+  /**
+   * The standalone server's request listener: bodiless API requests go
+   * straight to the simulator's operations (the fast path), everything else
+   * to `app`. The answers are the same either way.
+   */
+  listener: RequestListener
 }
 
 const ADMIN_PREFIX = '/__sim'
-const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 const ANY_METHOD = 'GET, POST, PUT, PATCH, DELETE'
 
 function allowedMethods(req: ExpressRequest, base: ApiBase, admin: boolean): string {
@@ -53,14 +60,7 @@ function cors(basePath: string, admin: boolean): RequestHandler {
   const base = parseApiBase(basePath)
   return (req, res, next) => {
     res.locals['started'] = Date.now()
-    const origin = req.headers.origin
-    res.setHeader('Access-Control-Allow-Origin', origin ?? '*')
-    if (origin !== undefined) {
-      // The origin is reflected, so credentialed requests work too.
-      res.setHeader('Access-Control-Allow-Credentials', 'true')
-      res.vary('Origin')
-    }
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+    setCorsHeaders(req, res)
     if (req.method !== 'OPTIONS') {
       next()
       return
@@ -78,11 +78,7 @@ function cors(basePath: string, admin: boolean): RequestHandler {
 
 function requestLog(log: (line: string) => void): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint()
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6
-      log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`)
-    })
+    logWhenFinished(log, req, res)
     next()
   }
 }
@@ -145,7 +141,8 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
     sendError(res, error)
   }
   app.use(onError)
-  return { app, sim }
+  const listener = createFrontDoor({ sim, app, adminPrefix: admin ? ADMIN_PREFIX : null, log: options.log, onError: options.onError })
+  return { app, sim, listener }
 }
 
 /** The largest header section the server reads; a 16 KB key still gets its 401. */
@@ -159,11 +156,12 @@ function writeRawError(socket: Duplex, status: number, reason: string, error: Ap
 }
 
 /**
- * The Node HTTP server for an app. Requests Node's parser refuses (oversized
- * or malformed headers) get a JSON Error body too, instead of a bare status line.
+ * The Node HTTP server for a listener (a `SimulatorApp`'s, or any express
+ * app). Requests Node's parser refuses (oversized or malformed headers) get a
+ * JSON Error body too, instead of a bare status line.
  */
-export function createHttpServer(app: Express): Server {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app)
+export function createHttpServer(listener: RequestListener): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
@@ -201,11 +199,11 @@ export const DEFAULT_HOST = '127.0.0.1'
 
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: StartOptions = {}): Promise<RunningSimulator> {
-  const { app, sim } = createSimulatorApp(options)
+  const { listener, sim } = createSimulatorApp(options)
   const host = options.host ?? DEFAULT_HOST
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '')
   return new Promise((resolve, reject) => {
-    const server = createHttpServer(app)
+    const server = createHttpServer(listener)
     server.listen(options.port ?? DEFAULT_PORT, host)
     server.once('error', reject)
     server.once('listening', () => {

@@ -4,7 +4,8 @@ import type { AfterCancel, DeprecationDates, Order, Scenario } from './glossary.
 import { ApiError } from './api-error.js'
 import { createControls, parseFault, parseLatencySettings, parseRateLimit, type Controls, type Fault, type FaultInput, type LatencyInput, type LatencySettings, type RateLimit } from './controls.js'
 import { ErrorCode } from './error-codes.js'
-import { createHandlers, type HandlerInstance } from './handlers.js'
+import { createHandlers } from './handlers.js'
+import { createOperations, type HandlerInstance, type Reply, type SimRequest } from './operations.js'
 import { createJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './journal.js'
 import { createOrderStore, toOrder, type OrderRecord } from './order-store.js'
 import { parseApiBase } from './routes.js'
@@ -123,6 +124,12 @@ export interface SessionInfo {
 export interface Simulator extends SimulatorView {
   /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. */
   readonly handlers: readonly HttpHandler[]
+  /**
+   * Answers one request as the handlers would, from plain values rather than
+   * Fetch objects: what the standalone server calls. Null when the request is
+   * not the API's (another origin or path).
+   */
+  route(request: SimRequest, url: URL): Promise<Reply> | null
   /**
    * The state of one session: requests carrying `X-Sim-Session: <id>` act on
    * it. Created on first use from the simulator's current scenario, at its
@@ -326,10 +333,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     return entry.instance
   }
 
-  const handlers = createHandlers({
+  const operations = createOperations({
     base,
     instanceFor(request) {
-      const id = request.headers.get(SESSION_HEADER)
+      const id = request.header(SESSION_HEADER)
       return id === null || id === '' ? root : session(id)
     },
     journal: root.journal,
@@ -337,6 +344,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     fallthrough: options.fallthrough ?? false,
     bodyLimit,
   })
+  const handlers = createHandlers(base, operations)
 
   /** The in-process API over one instance: the simulator's own, or a session's. */
   function viewOf(instance: () => Instance): SimulatorView {
@@ -389,6 +397,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   return Object.assign(viewOf(() => root), {
     handlers,
+    route: operations.route,
     session: (id: string) => {
       check(() => session(id), 'open a session of')
       return viewOf(() => session(id))

@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { ErrorCode } from '../src/index.js'
 import { createHandlers } from '../src/handlers.js'
+import { createOperations } from '../src/operations.js'
 import { createJournal } from '../src/journal.js'
 import { createControls } from '../src/controls.js'
 import type { OrderStore } from '../src/order-store.js'
@@ -47,7 +48,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
     remove: () => undefined,
   }
   server.use(
-    ...createHandlers({
+    ...createHandlers(parseApiBase('/v1'), createOperations({
       base: parseApiBase('/v1'),
       instanceFor: () => ({
         store,
@@ -59,7 +60,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
       deprecationHeaders: {},
       fallthrough: false,
       bodyLimit: 1024,
-    }),
+    })),
   )
 
   for (const [method, path] of [['GET', '/store/orders'], ['DELETE', '/store/orders/1']] as const) {

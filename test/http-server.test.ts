@@ -44,7 +44,7 @@ describe('answers that are ours', () => {
     const sim = createSimulator()
     const throwing = { ...sim, handlers: [http.get('*/v1/boom', () => { throw new Error('secret stack') }), ...sim.handlers] }
     const errors: unknown[] = []
-    const { origin } = await serve({ simulator: throwing, onError: (error) => errors.push(error) })
+    const { origin } = await serve({ simulator: throwing, onError: (error) => errors.push(error) }, 'express')
     const response = await fetch(`${origin}/v1/boom`)
     const text = await response.text()
     expect(response.status).toBe(500)
@@ -58,7 +58,7 @@ describe('answers that are ours', () => {
   test('a handler answering Response.error() resets the connection, and the server keeps serving', async () => {
     const sim = createSimulator({ scenario: 'missing' })
     const failing = { ...sim, handlers: [http.get('*/v1/network-error', () => HttpResponse.error()), ...sim.handlers] }
-    const { origin } = await serve({ simulator: failing })
+    const { origin } = await serve({ simulator: failing }, 'express')
 
     await expect(fetch(`${origin}/v1/network-error`)).rejects.toThrow(TypeError)
 

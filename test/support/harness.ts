@@ -90,24 +90,28 @@ export function useInProcessSimulator(): Simulate {
 
 /**
  * Returns a factory that serves each fresh simulator from its own standalone
- * server (express + @mswjs/http-middleware) on a free loopback port, closed
- * after each test. Calls go over real HTTP.
+ * server on a free loopback port, closed after each test. Calls go over real
+ * HTTP: through the server's listener as `npm start` runs it (API requests
+ * straight to the operations), or through the express app alone (API
+ * requests through msw's handlers), as someone mounting it would.
  */
-export function useHttpSimulator(): Simulate {
+export function useHttpSimulator(via: 'listener' | 'express' = 'listener'): Simulate {
   const servers: Promise<Listening>[] = []
   afterEach(async () => {
     await Promise.all(servers.splice(0).map(async (server) => (await server).close()))
   })
   return (options) => {
     const sim = createSimulator({ ...options, baseUrl: '/v1' })
-    const server = listen(createSimulatorApp({ simulator: sim }).app)
+    const { app, listener } = createSimulatorApp({ simulator: sim })
+    const server = listen(via === 'express' ? app : listener)
     servers.push(server)
     return createHarness(sim, server.then(({ origin }) => `${origin}/v1`))
   }
 }
 
-/** The two ways consumers reach the handlers; behaviour suites run once through each. */
+/** The ways consumers reach the handlers; behaviour suites run once through each. */
 export const TRANSPORTS = [
   { name: 'in process (setupServer)', use: useInProcessSimulator },
-  { name: 'over HTTP (standalone server)', use: useHttpSimulator },
+  { name: 'over HTTP (standalone server)', use: () => useHttpSimulator('listener') },
+  { name: 'over HTTP (express app through msw)', use: () => useHttpSimulator('express') },
 ] as const

@@ -1,5 +1,5 @@
+import type { RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Express } from 'express'
 import { afterEach } from 'vitest'
 import type { Simulator } from '../../src/index.js'
 import { createHttpServer, createSimulatorApp, type SimulatorAppOptions } from '../../src/server.js'
@@ -10,9 +10,9 @@ export interface Listening {
 }
 
 /** Listens on a free loopback port. */
-export function listen(app: Express): Promise<Listening> {
+export function listen(listener: RequestListener): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = createHttpServer(app).listen(0, '127.0.0.1')
+    const server = createHttpServer(listener).listen(0, '127.0.0.1')
     server.once('error', reject)
     server.once('listening', () =>
       resolve({
@@ -27,15 +27,19 @@ export function listen(app: Express): Promise<Listening> {
   })
 }
 
-/** Returns a function that serves a fresh standalone app per call; every server is closed after the test. */
-export function useAppServers(): (options?: SimulatorAppOptions) => Promise<{ origin: string; sim: Simulator }> {
+/**
+ * Returns a function that serves a fresh standalone server per call (its
+ * listener, as `npm start` serves it, or with `via: 'express'` the express
+ * app alone); every server is closed after the test.
+ */
+export function useAppServers(): (options?: SimulatorAppOptions, via?: 'listener' | 'express') => Promise<{ origin: string; sim: Simulator }> {
   const running: Listening[] = []
   afterEach(async () => {
     await Promise.all(running.splice(0).map((server) => server.close()))
   })
-  return async (options = {}) => {
-    const { app, sim } = createSimulatorApp(options)
-    const server = await listen(app)
+  return async (options = {}, via = 'listener') => {
+    const { app, sim, listener } = createSimulatorApp(options)
+    const server = await listen(via === 'express' ? app : listener)
     running.push(server)
     return { origin: server.origin, sim }
   }
