@@ -3,6 +3,17 @@ import { errorReply } from './api-error.js'
 import type { Reply, SimRequest } from './operations.js'
 import type { Simulator } from './simulator.js'
 
+/** Where the standalone server's admin API lives. */
+export const ADMIN_PREFIX = '/__sim'
+
+/** The path the API is served under: `/v1` unless given; it must start with "/". */
+export function checkBasePath(basePath = '/v1'): string {
+  if (!basePath.startsWith('/')) {
+    throw new TypeError(`Failed to create the simulator: basePath must start with "/", got "${basePath}".`)
+  }
+  return basePath
+}
+
 const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 
 /**
@@ -100,7 +111,8 @@ function writePaced(res: ServerResponse, body: Uint8Array, durationMs: number): 
   setTimeout(next, durationMs / pieces)
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+/** Writes an answer of the operations to Node's response. */
+export function sendReply(res: ServerResponse, reply: Reply): void {
   if (reply.networkError) {
     // What a client sees of a network failure: the connection drops.
     res.socket?.destroy()
@@ -168,10 +180,10 @@ export function createFrontDoor({ sim, app, adminPrefix, log, onError }: FrontDo
     if (log !== undefined) logWhenFinished(log, req, res)
     setCorsHeaders(req, res)
     reply.then(
-      (answer) => send(res, answer),
+      (answer) => sendReply(res, answer),
       (error: unknown) => {
         onError?.(error)
-        if (!res.headersSent) send(res, errorReply(error))
+        if (!res.headersSent) sendReply(res, errorReply(error))
       },
     )
   }

@@ -1,3 +1,5 @@
 // The standalone server, for suites that start it in code (beforeAll) and for the CLI.
-export { createSimulatorApp, DEFAULT_HOST, DEFAULT_PORT, startSimulatorServer } from './server.js'
-export type { RunningSimulator, SimulatorApp, SimulatorAppOptions, StartOptions } from './server.js'
+export { DEFAULT_HOST, DEFAULT_PORT, startSimulatorServer } from './server.js'
+export type { RunningSimulator, StartOptions } from './server.js'
+export { createSimulatorApp } from './express-app.js'
+export type { SimulatorApp, SimulatorAppOptions } from './express-app.js'

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js'
-import { createSimulatorApp } from '../../src/server.js'
+import { createSimulatorApp } from '../../src/express-app.js'
 import { expectResponseMatchesContract, findOperation } from './contract.js'
 import { listen, type Listening } from './serve.js'
 
