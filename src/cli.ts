@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { CliUsageError, helpText, parseCommandLine } from './cli-options.js'
 import { packageVersion } from './package-root.js'
 import { isScenarioError } from './scenario/scenario-error.js'

@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -238,3 +238,28 @@ async function createListFromSimulator(): Promise<Response> {
     server.close()
   }
 }
+
+describe('the V8 code cache of the bundled CLI', () => {
+  test('is used when it matches this Node', async () => {
+    const server = await whenReady(cli(['--port', '0'], { NODE_DEBUG: 'petstore-sim' }))
+    expect(server.stderr()).toMatch(/PETSTORE-SIM \d+: V8 code cache used/)
+  })
+
+  test.each([
+    ['damaged', (file: string) => writeFileSync(file, 'not a code cache')],
+    ['missing', (file: string) => rmSync(file)],
+  ])('when %s, the CLI compiles from source and serves as usual', async (_name, spoil) => {
+    // A copy of the built command in a package folder of its own.
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    mkdirSync(join(folder, 'dist'))
+    writeFileSync(join(folder, 'package.json'), readFileSync(join(ROOT, 'package.json')))
+    for (const file of ['cli.mjs', 'cli.cjs', 'cli.cjs.v8-cache']) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))
+    spoil(join(folder, 'dist/cli.cjs.v8-cache'))
+
+    const server = await whenReady(run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0', '--scenario', 'pending'], { NODE_DEBUG: 'petstore-sim' }))
+    expect(server.stderr()).toMatch(/V8 code cache (refused|missing): compiled from source/)
+    const response = await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })
+    expect(response.status).toBe(204)
+    expect((await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(409)
+  })
+})

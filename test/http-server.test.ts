@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
+import { startSimulatorServer } from '../src/server.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
 
@@ -131,4 +132,37 @@ test('serves under another base path', async () => {
   const { origin } = await serve({ basePath: '/api/v1', scenario: 'missing' })
   expect(await (await fetch(`${origin}/api/v1/store/orders`, { headers: auth })).text()).toBe('[]')
   await expectJsonError(await fetch(`${origin}/v1/store/orders`, { headers: auth }), 404, 'not_found')
+})
+
+describe('startSimulatorServer: express is loaded on the first request that needs it', () => {
+  test('preflights, HEAD, bodies, the admin API and other paths are answered, several at once while it loads', async () => {
+    const running = await startSimulatorServer({ port: 0, scenario: 'pending' })
+    try {
+      const origin = running.url.replace(/\/v1$/, '')
+      // All sent before express has loaded: each waits for it, none is lost.
+      const [preflight, head, withBody, admin, outside] = await Promise.all([
+        fetch(`${running.url}/store/orders`, { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET' } }),
+        fetch(`${running.url}/store/orders`, { method: 'HEAD', headers: auth }),
+        fetch(`${running.url}/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"ignored":true}' }),
+        fetch(`${origin}/__sim/state`),
+        fetch(`${origin}/nope`),
+      ])
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get('Access-Control-Allow-Methods')).toBe('GET')
+      expect(preflight.headers.get('Access-Control-Allow-Origin')).toBe('http://app.test')
+      expect(head.status).toBe(405)
+      expect(head.headers.get('Allow')).toBe('GET')
+      expect(withBody.status).toBe(204)
+      expect(admin.status).toBe(200)
+      expect(((await admin.json()) as { scenario: string }).scenario).toBe('pending')
+      await expectJsonError(outside, 404, 'not_found')
+      // The state is one: the cancel made through express shows in the fast path's list.
+      const list = await fetch(`${running.url}/store/orders`, { headers: auth })
+      expect(list.headers.get('Access-Control-Allow-Origin')).toBe('*')
+      expect(running.sim.orders()[0]?.status).toBe('cancelled')
+      expect((await fetch(`${running.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(409)
+    } finally {
+      await running.close()
+    }
+  })
 })

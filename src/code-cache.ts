@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
+import { debuglog } from 'node:util'
+import { Script } from 'node:vm'
+
+/** `NODE_DEBUG=petstore-sim` prints whether the code cache was used. */
+const debug = debuglog('petstore-sim')
+
+/** Where a bundle's V8 code cache lives: next to it. */
+export function codeCacheFile(bundle: string): string {
+  return `${bundle}.v8-cache`
+}
+
+/**
+ * Compiles a CommonJS bundle, with its V8 code cache when there is one, and
+ * runs it as Node runs a CommonJS module. Node 20 has no compile cache for
+ * modules (`module.enableCompileCache` came in Node 22), and compiling the
+ * CLI bundle was about a third of its start-up time. The cache is made when
+ * the package is built; when V8 refuses it (another Node version, other
+ * flags, a damaged file), the bundle is compiled from source as usual.
+ * @returns the compiled script, for `createCachedData()`.
+ */
+export function runBundle(bundle: string): Script {
+  let cachedData: Buffer | undefined
+  try {
+    cachedData = readFileSync(codeCacheFile(bundle))
+  } catch {
+    // No cache: compile from source.
+  }
+  // The wrapper keeps the bundle's first line as line 1, so stack traces point where they should.
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`
+  const script = new Script(source, { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) })
+  debug('V8 code cache %s', cachedData === undefined ? 'missing: compiled from source' : script.cachedDataRejected === true ? 'refused: compiled from source' : 'used')
+  const module = { exports: {} }
+  const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void
+  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle))
+  return script
+}
