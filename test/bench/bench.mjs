@@ -65,7 +65,7 @@ const servers = {
   simulator: (scenarioFile) => start('simulator', [CLI, '--port', '0', '--quiet', '--scenario', scenarioFile]),
   raw: (bodyFile) => start('raw', [join(ROOT, 'test/bench/raw-server.mjs'), bodyFile, '0']),
   mswStock: (bodyFile) => start('msw stock', [join(ROOT, 'test/bench/msw-stock-server.mjs'), bodyFile, '0']),
-  floor: (bodyFile) => start('express + getResponse floor', [join(ROOT, 'test/bench/floor-server.mjs'), bodyFile, '0']),
+  expressApp: (scenarioFile) => start('simulator express app', [join(ROOT, 'test/bench/express-app-server.mjs'), scenarioFile, '0']),
 }
 
 function toMs(text) {
@@ -130,10 +130,10 @@ console.log(`bench: ${results.machine.cpus} cores (${results.machine.model}), no
 for (const count of [100, 10_000]) {
   const scenario = writeScenario(count)
   const body = await listBody(scenario)
-  const runs = { simulator: [], raw: [], mswStock: [], floor: [] }
+  const runs = { simulator: [], expressApp: [], raw: [], mswStock: [] }
   for (let round = 0; round < ROUNDS; round++) {
     for (const kind of Object.keys(runs)) {
-      runs[kind].push(await measure(kind, kind === 'simulator' ? scenario : body.file))
+      runs[kind].push(await measure(kind, kind === 'simulator' || kind === 'expressApp' ? scenario : body.file))
       process.stdout.write('.')
     }
   }
@@ -208,7 +208,7 @@ lines.push('|---|---|---|---|---|---|---|---|---|')
 for (const [count, row] of Object.entries(results.comparison)) {
   for (const [kind, label] of [
     ['simulator', 'Petstore simulator (CLI)'],
-    ['floor', 'express + msw getResponse, one static handler (this design, no simulator)'],
+    ['expressApp', 'the simulator as an express app (createSimulatorApp().app, API through msw)'],
     ['mswStock', 'msw + @mswjs/http-middleware, one static handler'],
     ['raw', 'raw node:http, precomputed bytes'],
   ]) {
