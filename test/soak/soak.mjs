@@ -12,7 +12,7 @@ const TOTAL = Number(process.env.SOAK_REQUESTS ?? 200_000)
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 16)
 const RESET_EVERY = 5_000
 const KEY = 'petstore-test-key'
-const cli = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url))
+const cli = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url))
 
 const server = spawn(process.execPath, [cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
 const stopTimer = setTimeout(() => {
