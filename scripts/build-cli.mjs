@@ -1,9 +1,10 @@
 // Builds the `petstore-sim` command: the CLI bundled into one CommonJS file
 // (dist/cli.cjs), a small ESM launcher (dist/cli.mjs, the package's bin) and
-// the bundle's V8 code cache (dist/cli.cjs.v8-cache), made by running the
-// bundle once, in this process, through the paths every start takes.
+// the bundle's V8 code cache for this Node's V8 (dist/cli.cjs.v8-<version>.cache),
+// made by running the bundle once, in this process, through the paths every
+// start takes.
 // Run after `tsc -p tsconfig.build.json` (it uses dist/src/code-cache.js).
-import { rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -24,7 +25,8 @@ await build({
 await build({ ...common, entryPoints: [`${root}src/cli-launcher.ts`], outfile: `${root}dist/cli.mjs`, format: 'esm' })
 
 const { codeCacheFile, runBundle } = await import(`${root}dist/src/code-cache.js`)
-rmSync(codeCacheFile(bundle), { force: true })
+// Caches of an earlier build no longer match the bundle.
+for (const file of readdirSync(`${root}dist`)) if (/^cli\.cjs\.v8-.*\.cache$/.test(file)) rmSync(`${root}dist/${file}`)
 process.argv = [process.argv[0], bundle, '--port', '0', '--quiet']
 const ready = new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error('the CLI printed no ready line within 20 s')), 20_000)

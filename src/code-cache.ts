@@ -7,9 +7,12 @@ import { Script } from 'node:vm'
 /** `NODE_DEBUG=petstore-sim` prints whether the code cache was used. */
 const debug = debuglog('petstore-sim')
 
-/** Where a bundle's V8 code cache lives: next to it. */
-export function codeCacheFile(bundle: string): string {
-  return `${bundle}.v8-cache`
+/**
+ * Where a bundle's V8 code cache for one V8 version lives: next to it, named
+ * by that version, since V8 takes a cache only from its own version.
+ */
+export function codeCacheFile(bundle: string, v8Version: string = process.versions.v8): string {
+  return `${bundle}.v8-${v8Version}.cache`
 }
 
 /**
@@ -17,8 +20,9 @@ export function codeCacheFile(bundle: string): string {
  * runs it as Node runs a CommonJS module. Node 20 has no compile cache for
  * modules (`module.enableCompileCache` came in Node 22), and compiling the
  * CLI bundle was about a third of its start-up time. The cache is made when
- * the package is built; when V8 refuses it (another Node version, other
- * flags, a damaged file), the bundle is compiled from source as usual.
+ * the package is built, for the Node that builds it; with another Node (no
+ * cache for its V8), other flags or a damaged file, the bundle is compiled
+ * from source as usual.
  * @returns the compiled script, for `createCachedData()`.
  */
 export function runBundle(bundle: string): Script {

@@ -10,6 +10,9 @@ export { DEFAULT_JOURNAL_SIZE } from './journal.js'
 export type { JournalEntry, RequestJournal } from './journal.js'
 export type { OperationId } from './routes.js'
 
+// Answering from plain values, for servers other than msw (sim.route).
+export type { Reply, SimRequest } from './operations.js'
+
 // The wire contract and its error codes.
 export { ErrorCode } from './error-codes.js'
 export { default as openApiDocument } from './contract/openapi.json' with { type: 'json' }
