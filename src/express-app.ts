@@ -81,9 +81,11 @@ function requestLog(log: (line: string) => void): RequestHandler {
 }
 
 /**
- * The express app of the standalone simulator: the simulator's msw handlers
- * (through `mswMiddleware`), plus everything that is not a mocked
- * answer (CORS, the admin API, JSON 404s and errors). Nothing answers HTML.
+ * The simulator as an express app: its msw handlers (through
+ * `mswMiddleware`), plus everything that is not a mocked answer (CORS, the
+ * admin API, JSON 404s and errors). Nothing answers HTML. The standalone
+ * server (`listener`, `startSimulatorServer`) puts a front door before it
+ * that answers bodiless API requests without express or msw.
  *
  * @example
  * const { app, sim } = createSimulatorApp({ scenario: 'shipped' })
