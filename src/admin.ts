@@ -12,7 +12,7 @@ import { isScenarioError } from './scenario/scenario-error.js'
 import { parseFault, parseLatencySettings, parseRateLimit } from './controls.js'
 import { sendError, sendJson } from './express-responses.js'
 import { packageRoot } from './package-root.js'
-import type { Simulator, SimulatorView } from './simulator.js'
+import type { LoadedScenario, Simulator, SimulatorView } from './simulator.js'
 
 interface AvailableScenario {
   name: string
@@ -27,15 +27,14 @@ interface AvailableScenario {
  * the server started with when that came from a file. Names only: a path
  * given over HTTP is never read.
  */
-function availableScenarios(sim: Simulator): Map<string, AvailableScenario> {
+function availableScenarios(started: LoadedScenario): Map<string, AvailableScenario> {
   const available = new Map<string, AvailableScenario>()
   for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
     available.set(name, { name, description: (raw as Scenario).description ?? '', builtin: true, load: name })
   }
-  const started = sim.state()
-  if (started.source !== started.scenario) {
+  if (started.source !== started.name) {
     // Loaded from a file: its name reloads it from that file, so an edited file is picked up.
-    available.set(started.scenario, { name: started.scenario, description: started.description, builtin: false, load: started.source })
+    available.set(started.name, { name: started.name, description: started.description, builtin: false, load: started.source })
   }
   return available
 }
@@ -64,10 +63,11 @@ function readJsonBody(req: ExpressRequest): Record<string, unknown> {
  * The admin API, mounted under `/__sim`: scenarios, reset, state and the
  * request journal, JSON in and out.
  */
-export function createAdminRouter(sim: Simulator, options: { token?: string | undefined } = {}): Router {
+export function createAdminRouter(sim: Simulator, options: { token?: string | undefined; startedWith?: LoadedScenario | undefined } = {}): Router {
   const router = Router()
   const { token } = options
-  const available = availableScenarios(sim)
+  // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
+  const available = availableScenarios(options.startedWith ?? sim.scenario())
   const names = () => [...available.keys()].join(', ')
 
   if (token !== undefined) {

@@ -8,7 +8,7 @@ import { ADMIN_PREFIX, checkBasePath, createFrontDoor, logWhenFinished, setCorsH
 import { mswMiddleware } from './msw-middleware.js'
 import { readBody } from './read-body.js'
 import { matchRoute, OPERATION_METHODS, parseApiBase, type ApiBase } from './routes.js'
-import { createSimulator, DEFAULT_BODY_LIMIT, type Simulator, type SimulatorOptions } from './simulator.js'
+import { createSimulator, DEFAULT_BODY_LIMIT, type LoadedScenario, type Simulator, type SimulatorOptions } from './simulator.js'
 
 export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   /** The path the API is served under (default `/v1`), on whatever host the server is reached by. */
@@ -23,6 +23,13 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   onError?: (error: unknown) => void
   /** Serve this simulator instead of creating one from the options. */
   simulator?: Simulator
+  /**
+   * The scenario the server started with, when the app is made after the
+   * start (startSimulatorServer makes it on first use): a scenario file stays
+   * reachable by name over the admin API whatever was loaded since. Default:
+   * the simulator's current one.
+   */
+  startedWith?: LoadedScenario
 }
 
 export interface SimulatorApp {
@@ -120,7 +127,7 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   app.use(cors(basePath, admin))
   // Every body is read here, whatever its type, so that one limit applies to all.
   app.use(readBody(bodyLimit))
-  if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim, { token: options.adminToken }))
+  if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim, { token: options.adminToken, startedWith: options.startedWith }))
   app.use(mswMiddleware(sim.handlers))
   app.use((req, res) => {
     const error = new ApiError(404, ErrorCode.NotFound, `No operation at ${req.method} ${req.path}. The simulated API is under ${basePath}${admin ? `; the admin API is under ${ADMIN_PREFIX}` : ''}.`)

@@ -1,6 +1,6 @@
 // The simulator: one instance per test file, suite or server.
 export { createSimulator, DEFAULT_BODY_LIMIT, DEFAULT_DEPRECATION, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, SESSION_HEADER } from './simulator.js'
-export type { ResetOptions, ResetRequest, SessionInfo, Simulator, SimulatorOptions, SimulatorState, SimulatorView } from './simulator.js'
+export type { LoadedScenario, ResetOptions, ResetRequest, SessionInfo, Simulator, SimulatorOptions, SimulatorState, SimulatorView } from './simulator.js'
 
 // Misbehaviour on purpose: latency, faults, rate limits.
 export type { Fault, FaultInput, FaultKind, Latency, LatencyInput, LatencySettings, RateLimit } from './controls.js'

@@ -84,7 +84,7 @@ export function startSimulatorServer(options: StartOptions = {}): Promise<Runnin
   const sim = options.simulator ?? createSimulator({ ...options, baseUrl: checkBasePath(options.basePath) })
   const listener = createFrontDoor({
     sim,
-    app: lazyExpressApp({ ...options, simulator: sim }),
+    app: lazyExpressApp({ ...options, simulator: sim, startedWith: sim.scenario() }),
     adminPrefix: options.admin === false ? null : ADMIN_PREFIX,
     log: options.log,
     onError: options.onError,

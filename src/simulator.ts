@@ -61,6 +61,14 @@ export interface ResetRequest extends ResetOptions {
   scenario?: string | Scenario
 }
 
+/** Which scenario is loaded, and where it came from. */
+export interface LoadedScenario {
+  name: string
+  description: string
+  /** Its built-in name, a file path, or its name when given as an object. */
+  source: string
+}
+
 /** A snapshot of what a simulator is serving. */
 export interface SimulatorState {
   /** The current scenario's name. */
@@ -91,6 +99,8 @@ export interface SimulatorView {
   orders(): Order[]
   /** What the simulator serves now: scenario, options and orders. */
   state(): SimulatorState
+  /** The scenario loaded now, without the orders (cheap, unlike `state()`). */
+  scenario(): LoadedScenario
   /** The latest requests the handlers answered, oldest first (bounded by `journalSize`). */
   readonly journal: RequestJournal
   /**
@@ -379,6 +389,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       },
       orders() {
         return instance().store.all().map(toOrder)
+      },
+      scenario() {
+        const { active } = instance()
+        return { name: active.scenario.name, description: active.scenario.description, source: active.source }
       },
       state() {
         const { active, store } = instance()

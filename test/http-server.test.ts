@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
@@ -161,6 +164,24 @@ describe('startSimulatorServer: express is loaded on the first request that need
       expect(list.headers.get('Access-Control-Allow-Origin')).toBe('*')
       expect(running.sim.orders()[0]?.status).toBe('cancelled')
       expect((await fetch(`${running.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(409)
+    } finally {
+      await running.close()
+    }
+  })
+
+  test('a scenario file the server started with stays reachable by name, even after an in-process reset before the first admin call', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-lazy-'))
+    const file = join(folder, 'mine.json')
+    writeFileSync(file, JSON.stringify({ name: 'mine', orders: [{ id: 7, status: 'shipped' }] }))
+    const running = await startSimulatorServer({ port: 0, scenario: file })
+    try {
+      const origin = running.url.replace(/\/v1$/, '')
+      running.sim.reset('pending')
+      const scenarios = (await (await fetch(`${origin}/__sim/scenarios`)).json()) as { name: string; builtin: boolean; current: boolean }[]
+      expect(scenarios.find((scenario) => scenario.name === 'mine')).toMatchObject({ builtin: false, current: false })
+      const reset = await fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"scenario":"mine"}' })
+      expect(reset.status).toBe(200)
+      expect(running.sim.orders()).toEqual([expect.objectContaining({ id: 7, status: 'shipped' })])
     } finally {
       await running.close()
     }
