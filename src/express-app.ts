@@ -4,10 +4,10 @@ import { createAdminRouter } from './admin.js'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import { sendError } from './express-responses.js'
-import { ADMIN_PREFIX, checkBasePath, createFrontDoor, logWhenFinished, setCorsHeaders } from './front-door.js'
+import { ADMIN_PREFIX, createFrontDoor, logWhenFinished, setCorsHeaders } from './front-door.js'
 import { mswMiddleware } from './msw-middleware.js'
 import { readBody } from './read-body.js'
-import { matchRoute, OPERATION_METHODS, parseApiBase, type ApiBase } from './routes.js'
+import { checkBasePath, matchRoute, OPERATION_METHODS, parseApiBase, type ApiBase } from './routes.js'
 import { createSimulator, DEFAULT_BODY_LIMIT, type LoadedScenario, type Simulator, type SimulatorOptions } from './simulator.js'
 
 export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
@@ -144,7 +144,7 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
     sendError(res, error)
   }
   app.use(onError)
-  const listener = createFrontDoor({ sim, app, adminPrefix: admin ? ADMIN_PREFIX : null, log: options.log, onError: options.onError })
+  const listener = createFrontDoor({ sim, app, admin, log: options.log, onError: options.onError })
   return { app, sim, listener }
 }
 

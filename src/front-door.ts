@@ -6,14 +6,6 @@ import type { Simulator } from './simulator.js'
 /** Where the standalone server's admin API lives. */
 export const ADMIN_PREFIX = '/__sim'
 
-/** The path the API is served under: `/v1` unless given; it must start with "/". */
-export function checkBasePath(basePath = '/v1'): string {
-  if (!basePath.startsWith('/')) {
-    throw new TypeError(`Failed to create the simulator: basePath must start with "/", got "${basePath}".`)
-  }
-  return basePath
-}
-
 const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 
 /**
@@ -131,20 +123,20 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
 }
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
-function forExpress(req: IncomingMessage, adminPrefix: string | null): boolean {
+function forExpress(req: IncomingMessage, admin: boolean): boolean {
   const { method, url = '' } = req
   if (method === 'OPTIONS' || method === 'HEAD' || url.charCodeAt(0) !== 47 /* "/" */) return true
   const length = req.headers['content-length']
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) return true
-  return adminPrefix !== null && (url === adminPrefix || url.startsWith(`${adminPrefix}/`) || url.startsWith(`${adminPrefix}?`))
+  return admin && url.startsWith(ADMIN_PREFIX) && (url.length === ADMIN_PREFIX.length || url[ADMIN_PREFIX.length] === '/' || url[ADMIN_PREFIX.length] === '?')
 }
 
 export interface FrontDoorOptions {
   sim: Simulator
   /** Takes every request that is not the API's, and the API's with a body, HEAD or OPTIONS. */
   app: RequestListener
-  /** Where the admin API lives (it wins over the API's base, as in the express app), or null when off. */
-  adminPrefix: string | null
+  /** Whether the admin API is on: under `ADMIN_PREFIX`, it wins over the API's base, as in the express app. */
+  admin: boolean
   log?: (line: string) => void
   /** Receives an unexpected error (a simulator bug) that was answered with 500. */
   onError?: (error: unknown) => void
@@ -158,9 +150,9 @@ export interface FrontDoorOptions {
  * measures against the stock msw server. Everything else goes to the
  * express app, which answers the API too (through msw), identically.
  */
-export function createFrontDoor({ sim, app, adminPrefix, log, onError }: FrontDoorOptions): RequestListener {
+export function createFrontDoor({ sim, app, admin, log, onError }: FrontDoorOptions): RequestListener {
   return (req, res) => {
-    if (forExpress(req, adminPrefix)) {
+    if (forExpress(req, admin)) {
       app(req, res)
       return
     }

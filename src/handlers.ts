@@ -26,11 +26,11 @@ async function bodyExceeds(request: Request, limit: number): Promise<boolean> {
   }
 }
 
-/** What the operations read of a Fetch request. */
-function fromFetch(request: Request, url: URL): SimRequest {
+/** What the operations read of a Fetch request; `target` is its path and query. */
+function fromFetch(request: Request, target: string): SimRequest {
   return {
     method: request.method,
-    target: url.pathname + url.search,
+    target,
     header: (name) => request.headers.get(name),
     signal: request.signal,
     bodyExceeds: (limit) => bodyExceeds(request, limit),
@@ -64,7 +64,7 @@ function toResponse(reply: Reply, method: string): Response {
   return new Response(bytes as Uint8Array<ArrayBuffer>, { status, headers })
 }
 
-type Params = { param: string }
+type Params = { param: string; target: string }
 
 /**
  * The msw handlers of the Petstore Orders Service: list orders, cancel an
@@ -77,10 +77,11 @@ export function createHandlers(base: ApiBase, operations: Operations): HttpHandl
   const operation = (id: OperationId): HttpHandler =>
     (OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get)<Params>(
       ({ request }) => {
-        const match = matchRoute(new URL(request.url), base)
-        return match?.operation === id ? { matches: true, params: { param: match.param ?? '' } } : false
+        const url = new URL(request.url)
+        const match = matchRoute(url, base)
+        return match?.operation === id ? { matches: true, params: { param: match.param ?? '', target: url.pathname + url.search } } : false
       },
-      async ({ request, params }) => toResponse(await operations.operation(fromFetch(request, new URL(request.url)), id, params.param), request.method),
+      async ({ request, params }) => toResponse(await operations.operation(fromFetch(request, params.target), id, params.param), request.method),
     )
   const handlers = [operation('listOrders'), operation('cancelOrder'), operation('getPetById')]
   if (operations.answersUnknown) {
@@ -90,7 +91,7 @@ export function createHandlers(base: ApiBase, operations: Operations): HttpHandl
         ({ request }) => isUnderBase(new URL(request.url), base),
         async ({ request }) => {
           const url = new URL(request.url)
-          return toResponse(await operations.unknown(fromFetch(request, url), url), request.method)
+          return toResponse(await operations.unknown(fromFetch(request, url.pathname + url.search), url), request.method)
         },
       ),
     )

@@ -46,6 +46,14 @@ export function parseApiBase(baseUrl: string): ApiBase {
   return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') }
 }
 
+/** The path a server serves the API under: `/v1` unless given; it must start with "/". */
+export function checkBasePath(basePath = '/v1'): string {
+  if (!basePath.startsWith('/')) {
+    throw new TypeError(`Failed to create the simulator: basePath must start with "/", got "${basePath}".`)
+  }
+  return basePath
+}
+
 /**
  * True when a URL lies under the API's base: same origin when pinned, and the
  * base path or below it. The prefix is compared ignoring case so that a

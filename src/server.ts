@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { ApiError, errorReply } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import type { SimulatorAppOptions } from './express-app.js'
-import { ADMIN_PREFIX, checkBasePath, createFrontDoor, sendReply } from './front-door.js'
+import { createFrontDoor, sendReply } from './front-door.js'
+import { checkBasePath } from './routes.js'
 import { createSimulator, type Simulator } from './simulator.js'
 
 /** The largest header section the server reads; a 16 KB key still gets its 401. */
@@ -81,16 +82,16 @@ function lazyExpressApp(options: SimulatorAppOptions & { simulator: Simulator })
 
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: StartOptions = {}): Promise<RunningSimulator> {
-  const sim = options.simulator ?? createSimulator({ ...options, baseUrl: checkBasePath(options.basePath) })
+  const basePath = checkBasePath(options.basePath)
+  const sim = options.simulator ?? createSimulator({ ...options, baseUrl: basePath })
   const listener = createFrontDoor({
     sim,
     app: lazyExpressApp({ ...options, simulator: sim, startedWith: sim.scenario() }),
-    adminPrefix: options.admin === false ? null : ADMIN_PREFIX,
+    admin: options.admin ?? true,
     log: options.log,
     onError: options.onError,
   })
   const host = options.host ?? DEFAULT_HOST
-  const basePath = checkBasePath(options.basePath).replace(/\/+$/, '')
   return new Promise((resolve, reject) => {
     const server = createHttpServer(listener)
     server.listen(options.port ?? DEFAULT_PORT, host)
@@ -104,7 +105,7 @@ export function startSimulatorServer(options: StartOptions = {}): Promise<Runnin
         server,
         host,
         port,
-        url: `http://${hostInUrl}:${port}${basePath}`,
+        url: `http://${hostInUrl}:${port}${basePath.replace(/\/+$/, '')}`,
         close: () =>
           new Promise<void>((done, fail) => {
             // A keep-alive connection would hold close() open once its request in
