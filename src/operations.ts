@@ -157,7 +157,7 @@ async function answer(
 }
 
 /** The operation itself, after the key was accepted. */
-type Resolve = (param: string, orderId: Int64Key | null, instance: HandlerInstance) => Reply
+type Resolve = (param: string, orderId: Int64Key | null, instance: HandlerInstance) => Reply | Promise<Reply>
 /** The documented response for a status asked for with `Prefer: code=`, with no change of state. */
 type Forced = (status: number, param: string, instance: HandlerInstance) => Reply
 
@@ -202,28 +202,29 @@ export function createOperations(context: HandlerContext): Operations {
     },
     cancelOrder: {
       resolve: (param, id, instance) => {
-        const { store } = instance
         if (id === null) {
           throw new ApiError(400, ErrorCode.InvalidOrderId, `Invalid order id ${quote(param)}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`)
         }
-        // No await from here on: the check and the change happen in one turn,
-        // so concurrent cancels of one order see exactly one 204.
-        const order = store.find(id)
-        if (order === undefined) {
-          throw new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
-        }
-        if (order.status === 'shipped') {
-          throw new ApiError(409, ErrorCode.OrderAlreadyShipped, `Order ${id} has already shipped and cannot be cancelled.`)
-        }
-        if (order.status !== 'pending') {
-          throw new ApiError(409, ErrorCode.OrderNotPending, `Order ${id} is ${order.status}; only a pending order can be cancelled.`)
-        }
-        if (instance.settings().afterCancel === 'remove') {
-          store.remove(id)
-        } else {
-          store.setStatus(id, 'cancelled')
-        }
-        return noContent()
+        // The check and the change as one step of the store: concurrent
+        // cancels of one order see exactly one 204.
+        return instance.store.change(async (orders) => {
+          const order = orders.find(id)
+          if (order === undefined) {
+            throw new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
+          }
+          if (order.status === 'shipped') {
+            throw new ApiError(409, ErrorCode.OrderAlreadyShipped, `Order ${id} has already shipped and cannot be cancelled.`)
+          }
+          if (order.status !== 'pending') {
+            throw new ApiError(409, ErrorCode.OrderNotPending, `Order ${id} is ${order.status}; only a pending order can be cancelled.`)
+          }
+          if (instance.settings().afterCancel === 'remove') {
+            orders.remove(id)
+          } else {
+            await orders.setStatus(id, 'cancelled')
+          }
+          return noContent()
+        })
       },
       forced: (status, param) => {
         switch (status) {
@@ -259,7 +260,7 @@ export function createOperations(context: HandlerContext): Operations {
   }
 
   /** The key check, Prefer and the operation, with the RateLimit headers around them. */
-  function compute(request: SimRequest, id: OperationId, param: string, orderId: Int64Key | null, instance: HandlerInstance): Reply {
+  async function compute(request: SimRequest, id: OperationId, param: string, orderId: Int64Key | null, instance: HandlerInstance): Promise<Reply> {
     const { controls } = instance
     const definition = definitions[id]
     // Headers every answer gets, errors included: RateLimit ones while a
@@ -271,7 +272,7 @@ export function createOperations(context: HandlerContext): Operations {
       assertAuthorized(request.header('Authorization'), instance.settings().acceptedKeys)
       const preferred = preferredStatus(request.header('Prefer'), id)
       if (preferred === undefined) {
-        const reply = definition.resolve(param, orderId, instance)
+        const reply = await definition.resolve(param, orderId, instance)
         return extra === undefined ? reply : { ...reply, headers: { ...reply.headers, ...extra } }
       }
       extra = { ...extra, 'Preference-Applied': `code=${preferred}` }
@@ -305,9 +306,7 @@ export function createOperations(context: HandlerContext): Operations {
         await sleep(fault.durationMs ?? 600_000, request.signal)
         return NETWORK_ERROR
       }
-      // From here to the end of compute(): no await, so the status check
-      // and the change of a cancel happen in one turn.
-      const reply = compute(request, id, param, orderId, instance)
+      const reply = await compute(request, id, param, orderId, instance)
       if (fault?.kind === 'slow-body') return { ...reply, paceMs: fault.durationMs ?? 2000 }
       if (fault?.kind === 'malformed-json') return malformed(reply)
       return reply

@@ -1,102 +1,102 @@
-import { drop, factory, nullable, primaryKey } from '@mswjs/data'
+import { Collection, Query } from '@msw/data'
+import * as v from 'valibot'
 import type { Order, OrderStatus } from './glossary.js'
 import { int64Value, type Int64Key } from './int64.js'
 
 /**
- * An order as stored: ids are canonical decimal strings so that the whole
- * int64 range compares exactly. Absent optional fields are `null`.
+ * The order model: the only place that knows its schema. Ids are canonical
+ * decimal strings so that the whole int64 range compares exactly; absent
+ * optional fields are `null`.
  */
-export interface OrderRecord {
-  id: Int64Key
-  petId: Int64Key | null
-  quantity: number | null
-  shipDate: string | null
-  complete: boolean | null
-  status: OrderStatus
-}
+const orderSchema = v.object({
+  id: v.string(),
+  petId: v.nullable(v.string()),
+  quantity: v.nullable(v.number()),
+  shipDate: v.nullable(v.string()),
+  complete: v.nullable(v.boolean()),
+  status: v.picklist(['pending', 'shipped', 'cancelled'] satisfies OrderStatus[]),
+})
 
-/**
- * Runs `create` with `BroadcastChannel` hidden. In a browser, @mswjs/data
- * mirrors every database into same-origin tabs over a BroadcastChannel, keyed
- * by an id that is the same in every tab; a reset in one tab would then
- * rewrite another tab's orders under that tab's scenario and keys. Each
- * simulator must stay independent, and factory() only looks for the channel
- * while it runs, synchronously.
- */
-function withoutCrossTabSync<T>(create: () => T): T {
-  const scope = globalThis as { BroadcastChannel?: unknown; window?: unknown }
-  const channel = scope.BroadcastChannel
-  if (scope.window === undefined || channel === undefined) return create()
-  scope.BroadcastChannel = undefined
-  try {
-    return create()
-  } finally {
-    scope.BroadcastChannel = channel
-  }
-}
+/** An order as stored. */
+export type OrderRecord = v.InferOutput<typeof orderSchema>
 
-/** The @mswjs/data order model. This is the only place that knows its schema. */
-function createOrderDb() {
-  return withoutCrossTabSync(() => factory({
-    order: {
-      id: primaryKey(String),
-      petId: nullable<string>(() => null),
-      quantity: nullable<number>(() => null),
-      shipDate: nullable<string>(() => null),
-      complete: nullable<boolean>(() => null),
-      status: String,
-    },
-  }))
+/** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
+export interface OrderChange {
+  find(id: Int64Key): OrderRecord | undefined
+  setStatus(id: Int64Key, status: OrderStatus): Promise<void>
+  remove(id: Int64Key): void
 }
 
 export interface OrderStore {
   /** Goes up by one with every change, so a reader can tell when what it built from the orders is stale. */
   version(): number
-  /** Replaces every order with `records`, in this order. */
-  replaceAll(records: readonly OrderRecord[]): void
+  /**
+   * Replaces every order with `records`, in this order. Readers see them at
+   * once; the promise settles once the model holds them too.
+   */
+  replaceAll(records: readonly OrderRecord[]): Promise<void>
   /** Every order, in insertion order. */
-  all(): OrderRecord[]
+  all(): readonly OrderRecord[]
   find(id: Int64Key): OrderRecord | undefined
-  setStatus(id: Int64Key, status: OrderStatus): void
-  remove(id: Int64Key): void
+  /**
+   * Runs `change` with no other change of this store in between, so that a
+   * check and the change it decides on are one step: @msw/data 1.x updates
+   * records asynchronously.
+   */
+  change<T>(change: (orders: OrderChange) => Promise<T>): Promise<T>
 }
 
-type OrderEntity = Omit<OrderRecord, 'status'> & { status: string }
-
-function toRecord(entity: OrderEntity): OrderRecord {
-  // The store only ever receives statuses from checked scenarios and the cancel rule.
-  return { id: entity.id, petId: entity.petId, quantity: entity.quantity, shipDate: entity.shipDate, complete: entity.complete, status: entity.status as OrderStatus }
-}
-
-/** Creates an empty, independent order store. */
+/** Creates an empty, independent order store over its own @msw/data collection. */
 export function createOrderStore(): OrderStore {
-  const db = createOrderDb()
-  const byId = (id: Int64Key) => ({ where: { id: { equals: id } } })
+  // No sync() extension: each simulator (each browser tab) keeps its own orders.
+  const orders = new Collection({ schema: orderSchema })
+  const byId = (id: Int64Key) => new Query<OrderRecord>((order) => order.id === id)
   let version = 0
+  // Changes run one after another: `tail` settles when the last one has.
+  let tail: Promise<unknown> = Promise.resolve()
+  // What a replaceAll put in place while the collection is still being filled.
+  let filling: readonly OrderRecord[] | null = null
+
+  function exclusive<T>(change: () => Promise<T>): Promise<T> {
+    const run = tail.then(change)
+    tail = run.catch(() => undefined)
+    return run
+  }
+
+  const committed: OrderChange = {
+    find: (id) => orders.findFirst(byId(id)),
+    async setStatus(id, status) {
+      await orders.update(byId(id), {
+        data(order) {
+          order.status = status
+        },
+      })
+      version++
+    },
+    remove(id) {
+      orders.delete(byId(id))
+      version++
+    },
+  }
+
   return {
     version: () => version,
     replaceAll(records) {
       version++
-      drop(db)
-      for (const record of records) {
-        db.order.create({ ...record })
-      }
+      filling = records
+      return exclusive(async () => {
+        orders.clear()
+        try {
+          // One at a time, so that the collection keeps the scenario's order.
+          for (const record of records) await orders.create({ ...record })
+        } finally {
+          if (filling === records) filling = null
+        }
+      })
     },
-    all() {
-      return db.order.getAll().map((entity) => toRecord(entity))
-    },
-    find(id) {
-      const entity = db.order.findFirst(byId(id))
-      return entity === null ? undefined : toRecord(entity)
-    },
-    setStatus(id, status) {
-      version++
-      db.order.update({ ...byId(id), data: { status } })
-    },
-    remove(id) {
-      version++
-      db.order.delete(byId(id))
-    },
+    all: () => filling ?? orders.all(),
+    find: (id) => (filling === null ? committed.find(id) : filling.find((order) => order.id === id)),
+    change: (change) => exclusive(() => change(committed)),
   }
 }
 

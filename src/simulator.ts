@@ -94,7 +94,7 @@ export interface SimulatorView {
    * sim.reset('default', { seed: 7 })          // switch, with another generator seed
    * sim.reset({ scenario: 'shipped', seed: 7 }) // the same as one object
    */
-  reset(scenario?: string | Scenario | ResetRequest, options?: ResetOptions): void
+  reset(scenario?: string | Scenario | ResetRequest, options?: ResetOptions): Promise<void>
   /** The current orders, status included, in list order. */
   orders(): Order[]
   /** What the simulator serves now: scenario, options and orders. */
@@ -383,9 +383,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           scenario !== undefined ? load(scenario, seed)
           : seed !== target.active.seed ? activate(target.active.scenario, target.active.source, seed)
           : target.active
-        target.store.replaceAll(next.initialOrders)
+        const stored = target.store.replaceAll(next.initialOrders)
         target.active = next
         restoreControls(target.controls, next.scenario)
+        return stored
       },
       orders() {
         return instance().store.all().map(toOrder)

@@ -41,11 +41,10 @@ test('a handler that throws answers 500 internal_error with an Error body and no
   const broken = new Error('store exploded at /work/secret/path.ts:12')
   const store: OrderStore = {
     version: () => 0,
-    replaceAll: () => undefined,
+    replaceAll: () => Promise.resolve(),
     all: () => { throw broken },
     find: () => { throw broken },
-    setStatus: () => undefined,
-    remove: () => undefined,
+    change: () => Promise.reject(broken),
   }
   server.use(
     ...createHandlers(parseApiBase('/v1'), createOperations({
