@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import express, { Router, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
 import { ApiError } from './api-error.js'
@@ -211,14 +210,12 @@ export function createAdminRouter(sim: Simulator, options: { token?: string | un
   })
 
   const demo = fileURLToPath(new URL('dist/demo/', packageRoot()))
-  // Served from the installed msw, so the worker always matches the msw that built the handlers.
-  const workerScript = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
   router.get('/demo', (req, res, next) => {
     // Relative URLs in the page (./main.js, the worker) need the trailing slash.
     if (new URL(req.originalUrl, 'http://simulator').pathname.endsWith('/')) next()
     else res.redirect(301, '/__sim/demo/')
   })
-  router.get('/demo/mockServiceWorker.js', (_req, res) => res.sendFile(workerScript))
+  // dist/demo holds the worker script of the msw that built main.js (scripts/build-demo.mjs).
   router.use('/demo', (_req, res, next) => {
     if (existsSync(demo)) next()
     else sendError(res, new ApiError(404, ErrorCode.NotFound, 'The demo page is not built: run "npm run build" in the package folder.'))
