@@ -1,12 +1,16 @@
 import { setupWorker, type SetupWorker, type StartOptions } from 'msw/browser'
 import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js'
+import { withUnhandledStrategy, type UnhandledRequestStrategy } from './unhandled-requests.js'
 
 export interface WorkerSimulatorOptions extends SimulatorOptions {
   /**
-   * Passed to msw's `worker.start()`. Requests the simulator does not handle
-   * are let through by default (`onUnhandledRequest: 'bypass'`), so the rest
-   * of your app keeps talking to its real back ends.
+   * What the worker does with a request no handler takes. Default `'bypass'`,
+   * so the rest of your app keeps talking to its real back ends. One spelling
+   * for both msw majors: it reaches msw 2 as `onUnhandledRequest` and msw 3 as
+   * `onUnhandledFrame`.
    */
+  onUnhandledRequest?: UnhandledRequestStrategy
+  /** Passed to msw's `worker.start()` (either name of the option above is passed on under the right one). */
   start?: StartOptions
 }
 
@@ -30,10 +34,10 @@ export interface WorkerSimulator extends Simulator {
  * `npx msw init public/` copies the one that matches your installed msw.
  */
 export async function startSimulatorWorker(options: WorkerSimulatorOptions = {}): Promise<WorkerSimulator> {
-  const { start, ...simulatorOptions } = options
+  const { start, onUnhandledRequest, ...simulatorOptions } = options
   const sim = createSimulator(simulatorOptions)
   const worker = setupWorker(...sim.handlers)
-  await worker.start({ onUnhandledRequest: 'bypass', ...start })
+  await worker.start(withUnhandledStrategy(worker, start, onUnhandledRequest, 'bypass'))
   return Object.assign(sim, { worker })
 }
 
@@ -42,3 +46,4 @@ export type { Simulator, SimulatorOptions } from './simulator.js'
 export { ErrorCode } from './error-codes.js'
 export { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
 export type { ErrorBody, Order, OrderStatus, Scenario } from './glossary.js'
+export type { UnhandledRequestStrategy } from './unhandled-requests.js'

@@ -1,4 +1,7 @@
-import { http, type HttpHandler } from 'msw'
+// A namespace import: with msw 1, which has no `http`, a named one would fail
+// before assertSupportedMsw() can say what to install.
+import * as msw from 'msw'
+import type { HttpHandler } from 'msw'
 import type { Operations, Reply, SimRequest } from './operations.js'
 import { isUnderBase, matchRoute, OPERATION_METHODS, type ApiBase, type OperationId } from './routes.js'
 
@@ -75,7 +78,7 @@ type Params = { param: string; target: string }
  */
 export function createHandlers(base: ApiBase, operations: Operations): HttpHandler[] {
   const operation = (id: OperationId): HttpHandler =>
-    (OPERATION_METHODS[id] === 'DELETE' ? http.delete : http.get)<Params>(
+    (OPERATION_METHODS[id] === 'DELETE' ? msw.http.delete : msw.http.get)<Params>(
       ({ request }) => {
         const url = new URL(request.url)
         const match = matchRoute(url, base)
@@ -87,7 +90,7 @@ export function createHandlers(base: ApiBase, operations: Operations): HttpHandl
   if (operations.answersUnknown) {
     // Last, so that handlers placed before it (or added with `server.use()`) win.
     handlers.push(
-      http.all(
+      msw.http.all(
         ({ request }) => isUnderBase(new URL(request.url), base),
         async ({ request }) => {
           const url = new URL(request.url)

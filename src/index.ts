@@ -1,3 +1,7 @@
+import { assertSupportedMsw } from './msw-support.js'
+
+// Before anything reaches msw: one clear line if it cannot run here.
+assertSupportedMsw()
 // The simulator: one instance per test file, suite or server.
 export { createSimulator, DEFAULT_BODY_LIMIT, DEFAULT_DEPRECATION, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, SESSION_HEADER } from './simulator.js'
 export type { LoadedScenario, ResetOptions, ResetRequest, SessionInfo, Simulator, SimulatorOptions, SimulatorState, SimulatorView } from './simulator.js'

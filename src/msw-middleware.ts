@@ -1,5 +1,7 @@
 import type { RequestHandler as ExpressMiddleware, Request as ExpressRequest, Response as ExpressResponse } from 'express'
-import { getResponse, type RequestHandler } from 'msw'
+// A namespace import, as in handlers.ts.
+import * as msw from 'msw'
+import type { RequestHandler } from 'msw'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 
@@ -26,7 +28,7 @@ export function mswMiddleware(handlers: readonly RequestHandler[]): ExpressMiddl
       next(new ApiError(400, ErrorCode.InvalidRequest, 'The Host header or the request target is not a valid URL.'))
       return
     }
-    getResponse(list, request)
+    msw.getResponse(list, request)
       .then(async (response) => {
         if (response === undefined || response.headers.get('x-msw-intention') === 'passthrough') {
           next()

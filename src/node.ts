@@ -1,5 +1,19 @@
+import { assertSupportedMsw } from './msw-support.js'
 import { setupServer, type SetupServer } from 'msw/node'
 import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js'
+import { withUnhandledStrategy, type UnhandledRequestStrategy } from './unhandled-requests.js'
+
+// Before anything reaches msw: one clear line if it cannot run here.
+assertSupportedMsw()
+
+export interface NodeSimulatorOptions extends SimulatorOptions {
+  /**
+   * What `server.listen()` does with a request no handler takes (default:
+   * msw's, `'warn'`). One spelling for both msw majors: it reaches msw 2 as
+   * `onUnhandledRequest` and msw 3 as `onUnhandledFrame`.
+   */
+  onUnhandledRequest?: UnhandledRequestStrategy
+}
 
 export interface NodeSimulator {
   sim: Simulator
@@ -12,15 +26,22 @@ export interface NodeSimulator {
  * suite. Nothing listens until you call `server.listen()`.
  *
  * @example
- * const { sim, server } = setupSimulatorServer({ scenario: 'pending' })
- * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+ * const { sim, server } = setupSimulatorServer({ scenario: 'pending', onUnhandledRequest: 'error' })
+ * beforeAll(() => server.listen())
  * beforeEach(() => sim.reset())
  * afterAll(() => server.close())
+ * @note `server.listen()` also takes `onUnhandledRequest` or `onUnhandledFrame`
+ * and passes it on under the name the installed msw reads.
  */
-export function setupSimulatorServer(options: SimulatorOptions = {}): NodeSimulator {
-  const sim = createSimulator(options)
-  return { sim, server: setupServer(...sim.handlers) }
+export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSimulator {
+  const { onUnhandledRequest, ...simulatorOptions } = options
+  const sim = createSimulator(simulatorOptions)
+  const server = setupServer(...sim.handlers)
+  const listen = server.listen.bind(server)
+  server.listen = (listenOptions) => listen(withUnhandledStrategy(server, listenOptions, undefined, onUnhandledRequest))
+  return { sim, server }
 }
 
 export { createSimulator } from './simulator.js'
 export type { Simulator, SimulatorOptions } from './simulator.js'
+export type { UnhandledRequestStrategy } from './unhandled-requests.js'

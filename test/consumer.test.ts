@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, test } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { expect, test, vi } from 'vitest'
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 
@@ -32,7 +34,7 @@ test('a consumer outside the repository imports the built package by name and dr
 test('petstore-orders-simulator/node hands back a simulator and a setupServer holding its handlers', async () => {
   const { setupSimulatorServer } = await import('../src/node.js')
   const { sim, server } = setupSimulatorServer({ scenario: 'shipped' })
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen()
   try {
     const response = await fetch('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE', headers: { Authorization: 'Bearer petstore-test-key' } })
     expect(response.status).toBe(409)
@@ -42,9 +44,79 @@ test('petstore-orders-simulator/node hands back a simulator and a setupServer ho
   }
 })
 
+test.each([
+  ['error', 'refused'],
+  ['bypass', 200],
+] as const)('onUnhandledRequest "%s" of setupSimulatorServer reaches the installed msw under its own name: an unmatched request is %s', async (strategy, outcome) => {
+  const elsewhere = createServer((_req, res) => res.end('real back end'))
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
+  const { setupSimulatorServer } = await import('../src/node.js')
+  const { server } = setupSimulatorServer({ onUnhandledRequest: strategy })
+  const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  server.listen()
+  try {
+    const { port } = elsewhere.address() as AddressInfo
+    const result = await fetch(`http://127.0.0.1:${port}/not-the-api`).then((response) => response.status, () => 'refused')
+    expect(result).toBe(outcome)
+  } finally {
+    server.close()
+    quiet.mockRestore()
+    elsewhere.close()
+  }
+})
+
 test('package.json declares msw as a peer (the consumer\'s own copy builds and runs the handlers) and exports every entry', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string>; dependencies: Record<string, string>; exports: Record<string, unknown> }
-  expect(manifest.peerDependencies['msw']).toBe('^2.12.0')
+  expect(manifest.peerDependencies['msw']).toBe('^2.12.0 || ^3.0.0')
   expect(manifest.dependencies['msw']).toBeUndefined()
   expect(Object.keys(manifest.exports)).toEqual(['.', './node', './browser', './server', './openapi.json', './scenarios/*.json', './package.json'])
+})
+
+/**
+ * A consumer whose node_modules holds a fake msw of `version` beside a copy of
+ * the built package, every other dependency linked from this project.
+ */
+function consumerWithMsw(version: string): string {
+  const consumer = mkdtempSync(join(tmpdir(), `petstore-msw-${version}-`))
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type: 'module', private: true }))
+  const modules = join(consumer, 'node_modules')
+  mkdirSync(modules)
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (!['msw', 'msw3', '.bin', 'petstore-orders-simulator'].includes(entry)) symlinkSync(join(root, 'node_modules', entry), join(modules, entry), 'dir')
+  }
+  const fake = join(modules, 'msw')
+  mkdirSync(fake)
+  writeFileSync(join(fake, 'package.json'), JSON.stringify({ name: 'msw', version, main: 'index.cjs' }))
+  // msw 1 had `rest`, not `http`.
+  writeFileSync(join(fake, 'index.cjs'), 'exports.rest = {}; exports.http = undefined')
+  const copy = join(modules, 'petstore-orders-simulator')
+  for (const entry of ['package.json', 'dist/src', 'dist/scenarios']) cpSync(join(root, entry), join(copy, entry), { recursive: true })
+  return consumer
+}
+
+function importError(consumer: string): string {
+  try {
+    execFileSync(process.execPath, ['-e', "import('petstore-orders-simulator').then(() => console.log('imported'))"], { cwd: consumer, encoding: 'utf8', stdio: 'pipe', timeout: 30_000 })
+    return ''
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr)
+  }
+}
+
+test('with msw 1.x installed, importing the package fails with one line naming what to install', () => {
+  const stderr = importError(consumerWithMsw('1.3.5'))
+  expect(stderr).toContain(
+    'Error: petstore-orders-simulator: msw 1.3.5 is too old; the simulator needs msw 2.12+ or msw 3. Install one: npm install --save-dev msw@^3 (Node.js 22.12+) or msw@^2.12 (Node.js 20.19+).',
+  )
+  expect(stderr).not.toMatch(/node_modules\/msw\//)
+})
+
+const [nodeMajor = 0, nodeMinor = 0] = process.versions.node.split('.').map(Number)
+const before2212 = nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 12)
+if (!before2212) console.info(`[consumer] Skipping "msw 3 on Node 20": this is Node ${process.versions.node}, where msw 3 runs.`)
+test.skipIf(!before2212)('on Node 20 (msw 3 needs 22.12+), msw 3 installed fails the import with one line saying to install msw 2', () => {
+  const stderr = importError(consumerWithMsw('3.0.5'))
+  expect(stderr).toContain(
+    `Error: petstore-orders-simulator: msw 3.0.5 needs Node.js 22.12 or newer, and this is Node.js ${process.versions.node}. Install msw 2 (npm install --save-dev msw@^2.12) or use Node.js 22.12+.`,
+  )
 })

@@ -7,11 +7,12 @@ import { createJournal } from '../src/journal.js'
 import { createControls } from '../src/controls.js'
 import type { OrderStore } from '../src/order-store.js'
 import { parseApiBase } from '../src/routes.js'
+import { withUnhandledStrategy } from '../src/unhandled-requests.js'
 import { expectResponseMatchesContract } from './support/contract.js'
 import { API, KEY } from './support/harness.js'
 
 const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen(withUnhandledStrategy(server, {}, 'error')))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 

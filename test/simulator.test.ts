@@ -3,9 +3,10 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { createHarness, KEY } from './support/harness.js'
+import { withUnhandledStrategy } from '../src/unhandled-requests.js'
 
 const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }))
+beforeAll(() => server.listen(withUnhandledStrategy(server, {}, 'bypass')))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
@@ -114,7 +115,8 @@ describe('base URL', () => {
     const fallthrough: string[] = []
     server.events.on('request:unhandled', ({ request }) => fallthrough.push(new URL(request.url).pathname))
     for (const path of ['/v2/store/orders', '/api/v1/store/orders', '/v10/store/orders']) {
-      await fetch(`http://127.0.0.1:9${path}`, { headers: auth }).catch(() => undefined)
+      // Not port 9: msw 3 leaves fetch-blocked ports alone. Nothing listens on this one.
+      await fetch(`http://127.0.0.1:59999${path}`, { headers: auth }).catch(() => undefined)
     }
     server.events.removeAllListeners()
     expect(fallthrough).toEqual(['/v2/store/orders', '/api/v1/store/orders', '/v10/store/orders'])

@@ -4,6 +4,7 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../sr
 import { createSimulatorApp } from '../../src/express-app.js'
 import { expectResponseMatchesContract, findOperation } from './contract.js'
 import { listen, type Listening } from './serve.js'
+import { withUnhandledStrategy } from '../../src/unhandled-requests.js'
 
 /** The production address of the spec; any origin with /v1 is intercepted by default. */
 export const API = 'https://api.petstore.example/v1'
@@ -78,7 +79,7 @@ export type Simulate = (options?: SimulatorOptions) => Harness
  */
 export function useInProcessSimulator(): Simulate {
   const server = setupServer()
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  beforeAll(() => server.listen(withUnhandledStrategy(server, {}, 'error')))
   afterEach(() => server.resetHandlers())
   afterAll(() => server.close())
   return (options) => {
