@@ -1,5 +1,5 @@
-import type { RequestListener } from 'node:http'
-import express, { type ErrorRequestHandler, type Express, type Request as ExpressRequest, type RequestHandler } from 'express'
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
+import express, { type ErrorRequestHandler, type Request as ExpressRequest, type RequestHandler } from 'express'
 import { createAdminRouter } from './admin.js'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
@@ -32,9 +32,20 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   startedWith?: LoadedScenario
 }
 
+/**
+ * An express application, typed without express's types so that a consumer
+ * needs no `@types/express`: a request listener that also takes express's
+ * `next`, so `yourApp.use(app)` and `http.createServer(app)` both work.
+ */
+export interface MountableApp {
+  (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void
+  /** express's `app.listen`: a Node HTTP server serving this app. */
+  listen(port: number, hostname: string, callback?: () => void): Server
+}
+
 export interface SimulatorApp {
   /** The whole simulator as an express app (API through msw's handlers, admin, CORS): mount it in your own server if you like. */
-  app: Express
+  app: MountableApp
   sim: Simulator
   /**
    * The standalone server's request listener: bodiless API requests go

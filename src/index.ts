@@ -19,7 +19,7 @@ export type { Reply, SimRequest } from './operations.js'
 
 // The wire contract and its error codes.
 export { ErrorCode } from './error-codes.js'
-export { default as openApiDocument } from './contract/openapi.json' with { type: 'json' }
+export { openApiDocument, type OpenApiDocument } from './contract/openapi-document.js'
 
 // Scenarios: the built-in ones, and reading your own.
 export { BUILTIN_SCENARIOS, type BuiltinScenarioName } from './scenario/builtin-scenarios.js'

@@ -6,4 +6,4 @@ assertSupportedMsw()
 export { DEFAULT_HOST, DEFAULT_PORT, startSimulatorServer } from './server.js'
 export type { RunningSimulator, StartOptions } from './server.js'
 export { createSimulatorApp } from './express-app.js'
-export type { SimulatorApp, SimulatorAppOptions } from './express-app.js'
+export type { MountableApp, SimulatorApp, SimulatorAppOptions } from './express-app.js'

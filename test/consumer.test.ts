@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { expect, test, vi } from 'vitest'
 
@@ -81,8 +82,10 @@ function consumerWithMsw(version: string): string {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type: 'module', private: true }))
   const modules = join(consumer, 'node_modules')
   mkdirSync(modules)
-  for (const entry of readdirSync(join(root, 'node_modules'))) {
-    if (!['msw', 'msw3', '.bin', 'petstore-orders-simulator'].includes(entry)) symlinkSync(join(root, 'node_modules', entry), join(modules, entry), 'dir')
+  // The project's dependencies, wherever they are installed (the msw 3 matrix runs from an overlay).
+  const installed = dirname(dirname(createRequire(import.meta.url).resolve('express/package.json')))
+  for (const entry of readdirSync(installed)) {
+    if (!['msw', 'msw3', '.bin', 'petstore-orders-simulator'].includes(entry)) symlinkSync(join(installed, entry), join(modules, entry), 'dir')
   }
   const fake = join(modules, 'msw')
   mkdirSync(fake)
