@@ -9,31 +9,12 @@
 // build (tsc, the CLI and demo bundles) and the children the tests start all
 // load msw 3, and nothing in the project changes.
 // Usage: npm run build && npm run test:matrix   (NODE_MATRIX=22,24,26 by default)
-import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { cpSync, mkdirSync, rmSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { envWithNode, ROOT as root, run } from './registry-node.mjs'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
 const matrix = join(root, '.matrix')
 const versions = (process.env.NODE_MATRIX ?? '22,24,26').split(',')
-
-function run(command, args, options) {
-  const result = spawnSync(command, args, { stdio: 'inherit', ...options })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`)
-}
-
-/** The bin folder of Node `version` from the registry, installed once. */
-function nodeBin(version) {
-  const folder = join(matrix, `node-${version}`)
-  const bin = join(folder, 'node_modules/node/bin')
-  if (!existsSync(join(bin, 'node'))) {
-    mkdirSync(folder, { recursive: true })
-    writeFileSync(join(folder, 'package.json'), '{"private":true}')
-    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `node@${version}`], { cwd: folder })
-  }
-  return bin
-}
 
 function overlay() {
   const folder = join(matrix, 'msw3')
@@ -49,7 +30,7 @@ function overlay() {
 const folder = overlay()
 for (const version of versions) {
   console.log(`\n== Node ${version}, msw 3: build and the whole suite ==`)
-  const env = { ...process.env, PATH: `${nodeBin(version)}${delimiter}${join(root, 'node_modules/.bin')}${delimiter}${process.env.PATH}` }
+  const env = envWithNode(version, [join(root, 'node_modules/.bin')])
   try {
     run('node', ['--version'], { cwd: folder, env })
     run('node', ['-e', "import('msw/package.json', { with: { type: 'json' } }).then((m) => console.log('msw', m.default.version))"], { cwd: folder, env })
