@@ -312,7 +312,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       active,
       settings: () => instance.active.settings,
     }
-    instance.store.replaceAll(active.initialOrders)
+    // Readers and requests see the orders at once; nothing needs to wait for the model.
+    void instance.store.replaceAll(active.initialOrders)
     restoreControls(instance.controls, active.scenario)
     return instance
   }

@@ -203,3 +203,12 @@ describe('the admin token', () => {
     expect(response.headers.get('Content-Type')).toMatch(/javascript/)
   })
 })
+
+test('the demo page and the worker script it registers come from one msw: the page carries the worker\'s integrity checksum', async () => {
+  const { origin } = await serve()
+  const worker = await (await fetch(`${origin}/__sim/demo/mockServiceWorker.js`)).text()
+  const checksum = /INTEGRITY_CHECKSUM = '([0-9a-f]+)'/.exec(worker)?.[1]
+  expect(checksum).toMatch(/^[0-9a-f]{32}$/)
+  const page = await (await fetch(`${origin}/__sim/demo/main.js`)).text()
+  expect(page).toContain(checksum)
+})

@@ -3,62 +3,18 @@
 // Servers run pinned to core 0 and the load generator to core 1 when taskset
 // exists; wrk drives the load when installed, else autocannon.
 //   BENCH_SECONDS (default 5) and BENCH_ROUNDS (default 3) change the length.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { envWithNode } from '../package/registry-node.mjs'
+import { coldStart, CONNECTIONS, KEY, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, TASKSET, WRK, writeScenario } from './harness.mjs'
+import { buildMsw3Overlay, msw3Overlay } from '../package/msw3-overlay.mjs'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/cli.mjs')
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const CONNECTIONS = 10
-const KEY = 'petstore-test-key'
-const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
-const TASKSET = has('taskset') && cpus().length > 1
-const WRK = has('wrk')
-const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
-
 if (!existsSync(CLI)) {
   console.error('Run "npm run build" first: the bench starts the built CLI (dist/cli.mjs).')
   process.exit(1)
-}
-
-const pinned = (core, command, args) => (TASKSET ? ['taskset', ['-c', String(core), command, ...args]] : [command, args])
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-
-function peakRssMiB(pid) {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-  } catch {
-    return Number.NaN
-  }
-}
-
-/** Starts a server process and resolves with its port once it prints a line with one. */
-async function start(kind, args) {
-  const [command, commandArgs] = pinned(0, process.execPath, args)
-  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const match = /(?:ready at http:\/\/127\.0\.0\.1:|ready )(\d+)/.exec(out)
-      if (match) resolve(Number(match[1]))
-    })
-    child.once('exit', (code) => reject(new Error(`${kind} exited with ${code}`)))
-  })
-  child.stdout.resume()
-  return {
-    port,
-    pid: child.pid,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', resolve)
-      child.kill('SIGTERM')
-    }),
-  }
 }
 
 const servers = {
@@ -66,39 +22,6 @@ const servers = {
   raw: (bodyFile) => start('raw', [join(ROOT, 'test/bench/raw-server.mjs'), bodyFile, '0']),
   mswStock: (bodyFile) => start('msw stock', [join(ROOT, 'test/bench/msw-stock-server.mjs'), bodyFile, '0']),
   expressApp: (scenarioFile) => start('simulator express app', [join(ROOT, 'test/bench/express-app-server.mjs'), scenarioFile, '0']),
-}
-
-function toMs(text) {
-  const match = /([\d.]+)(us|ms|s)/.exec(text)
-  if (!match) return Number.NaN
-  const value = Number(match[1])
-  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
-}
-
-/** Drives one URL for `seconds`; returns req/s and p50/p99 latency in ms. */
-function load(url, { method = 'GET', seconds = SECONDS } = {}) {
-  if (WRK) {
-    const script = join(work, `${method}.lua`)
-    writeFileSync(script, `wrk.method = "${method}"\nwrk.headers["Authorization"] = "Bearer ${KEY}"\n`)
-    const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url])
-    const out = execFileSync(command, args, { encoding: 'utf8' })
-    return {
-      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
-      p50: toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
-      p99: toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
-      non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
-    }
-  }
-  const autocannon = join(ROOT, 'node_modules/autocannon/autocannon.js')
-  const [command, args] = pinned(1, process.execPath, [autocannon, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', method, '-H', `Authorization=Bearer ${KEY}`, url])
-  const out = JSON.parse(execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
-  return { rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
-}
-
-function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
-  const file = join(work, `orders-${count}-${Object.keys(statuses).join('-')}.json`)
-  writeFileSync(file, JSON.stringify({ name: `bench-${count}`, description: `${count} generated orders`, apiKeys: [KEY], generate: { count, seed: 1, statuses } }))
-  return file
 }
 
 /** The simulator's own list bytes for a scenario, so every baseline sends the same body. */
@@ -165,38 +88,18 @@ console.log()
 // 3. Cancel throughput: DELETE of one order (the first is 204, the rest 409).
 results.cancel = await measure('simulator', writeScenario(100, { pending: 1 }), { method: 'DELETE', path: '/1' })
 
-// 4. Cold start: spawn to first 200, five runs. Port 0 (a fixed port can be
-// held by a client socket from the load runs); the port is read from the
-// ready line, then the first GET is timed too.
-const coldRuns = []
-for (let run = 0; run < 5; run++) {
-  const started = performance.now()
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error('no ready line within 10 s')), 10_000)
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const match = /ready at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
-      if (match) {
-        clearTimeout(timer)
-        resolve(Number(match[1]))
-      }
-    })
-  })
-  const response = await fetch(`http://127.0.0.1:${port}/v1/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } })
-  await response.arrayBuffer()
-  if (response.status !== 200) throw new Error(`cold start: first answer was ${response.status}`)
-  coldRuns.push(performance.now() - started)
-  await new Promise((resolve) => {
-    child.once('exit', resolve)
-    child.kill('SIGTERM')
-  })
-}
-results.coldStartMs = { median: median(coldRuns), runs: coldRuns.map(Math.round) }
+// 4. Cold start: spawn to first 200, five runs.
+results.coldStartMs = await coldStart(CLI)
 
-// 5. In-process costs, in a process of their own.
-results.inProcess = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'test/bench/in-process.mjs')], { cwd: ROOT, encoding: 'utf8' }))
+// 5. In-process costs, in a process of their own: msw 2 on this Node, and msw 3
+// from its overlay on Node 24 (msw 3 needs 22.12+).
+results.inProcess.msw2 = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'test/bench/in-process.mjs')], { cwd: ROOT, encoding: 'utf8' }))
+{
+  const env = envWithNode(process.env.BENCH_MSW3_NODE ?? '24', [join(ROOT, 'node_modules/.bin')])
+  const overlay = msw3Overlay()
+  buildMsw3Overlay(env)
+  results.inProcess.msw3 = JSON.parse(execFileSync('node', [join(overlay, 'test/bench/in-process.mjs')], { cwd: overlay, env, encoding: 'utf8' }))
+}
 
 // Report.
 const f = (value, digits = 0) => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
@@ -225,8 +128,14 @@ lines.push('| Other | value |')
 lines.push('|---|---|')
 lines.push(`| Cancel (DELETE /v1/store/orders/1, 409 after the first) | ${f(results.cancel.rps)} req/s, p99 ${f(results.cancel.p99, 2)} ms |`)
 lines.push(`| Cold start, spawn to first 200 (node dist/cli.mjs) | ${f(results.coldStartMs.median)} ms median (${results.coldStartMs.runs.join(', ')}) |`)
-for (const [name, ms] of Object.entries(results.inProcess.resetMs)) lines.push(`| In process: sim.reset() after a cancel, ${name} | ${f(ms * 1000, 1)} µs |`)
-lines.push(`| In process: one GET through setupServer, simulator / static msw handler | ${f(results.inProcess.request.simulatorMs * 1000, 1)} µs / ${f(results.inProcess.request.staticMswMs * 1000, 1)} µs = ${f(results.inProcess.request.ratio, 2)} x |`)
+const { msw2, msw3 } = results.inProcess
+lines.push('')
+lines.push(`| In process (one simulator, no server) | msw ${msw2.msw}, Node ${msw2.node} | msw ${msw3.msw}, Node ${msw3.node} |`)
+lines.push('|---|---|---|')
+for (const name of Object.keys(msw2.resetMs)) lines.push(`| await sim.reset() after a cancel, ${name} | ${f(msw2.resetMs[name] * 1000, 1)} µs | ${f(msw3.resetMs[name] * 1000, 1)} µs |`)
+lines.push(`| one GET through setupServer: simulator | ${f(msw2.request.simulatorMs * 1000, 1)} µs | ${f(msw3.request.simulatorMs * 1000, 1)} µs |`)
+lines.push(`| one GET through setupServer: a static msw handler, same JSON | ${f(msw2.request.staticMswMs * 1000, 1)} µs | ${f(msw3.request.staticMswMs * 1000, 1)} µs |`)
+lines.push(`| simulator / static handler | ${f(msw2.request.ratio, 2)} x | ${f(msw3.request.ratio, 2)} x |`)
 const markdown = lines.join('\n')
 console.log(markdown)
 

@@ -1,0 +1,41 @@
+// An interleaved A/B of two builds of the CLI: the list at 100 orders under
+// load (req/s, p50, p99, peak RSS), then cold start, A and B taking turns so
+// that drift on the machine hits both alike.
+// Usage: BENCH_A=/path/to/before/dist/cli.mjs [BENCH_B=dist/cli.mjs] node test/bench/ab.mjs
+//   BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 5) change the length.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { coldStart, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, WRK, writeScenario } from './harness.mjs'
+
+const builds = { A: process.env.BENCH_A, B: process.env.BENCH_B ?? join(ROOT, 'dist/cli.mjs') }
+for (const [name, cli] of Object.entries(builds)) {
+  if (cli === undefined || !existsSync(cli)) {
+    console.error(`BENCH_${name} must name a built dist/cli.mjs (got ${cli}).`)
+    process.exit(1)
+  }
+}
+
+const scenario = writeScenario(100)
+const runs = { A: [], B: [] }
+for (let round = 0; round < ROUNDS; round++) {
+  for (const name of round % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
+    const server = await start(name, [builds[name], '--port', '0', '--quiet', '--scenario', scenario])
+    const url = `http://127.0.0.1:${server.port}/v1/store/orders`
+    load(url, { seconds: 1 })
+    runs[name].push({ ...load(url), peakRssMiB: peakRssMiB(server.pid) })
+    await server.stop()
+    process.stdout.write('.')
+  }
+}
+const cold = { A: [], B: [] }
+for (let round = 0; round < 2; round++) {
+  for (const name of ['A', 'B']) cold[name].push(...(await coldStart(builds[name])).runs)
+}
+console.log()
+console.log(`${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at 100 orders; cold start: 10 runs each, spawn to first 200.`)
+console.log('| build | req/s (median; each round) | p50 ms | p99 ms | peak RSS MiB (max) | cold start ms (median) |')
+console.log('|---|---|---|---|---|---|')
+for (const name of ['A', 'B']) {
+  const r = runs[name]
+  console.log(`| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} | ${Math.round(median(cold[name]))} |`)
+}
