@@ -8,6 +8,7 @@ import { ErrorCode } from './error-codes.js'
 import type { Scenario } from './glossary.js'
 import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
 import { isScenarioError } from './scenario/scenario-error.js'
+import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
 import { parseFault, parseLatencySettings, parseRateLimit } from './controls.js'
 import { sendError, sendJson } from './express-responses.js'
 import { packageRoot } from './package-root.js'
@@ -43,6 +44,7 @@ function readJson(req: ExpressRequest): unknown {
   const body: unknown = req.body
   const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
   if (text === '') return undefined
+  if (jsonTooDeep(text)) throw new ApiError(400, ErrorCode.InvalidRequest, `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
   try {
     return JSON.parse(text) as unknown
   } catch {

@@ -3,6 +3,7 @@ import { isBearerToken } from './auth.js'
 import { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
 import type { AfterCancel } from './glossary.js'
 import { DEFAULT_JOURNAL_SIZE } from './journal.js'
+import { hostOf } from './host-check.js'
 import { DEFAULT_HOST, DEFAULT_PORT, type StartOptions } from './server.js'
 
 interface Flag {
@@ -30,7 +31,9 @@ export const FLAGS: readonly Flag[] = [
   { name: 'session-idle', env: 'PETSTORE_SIM_SESSION_IDLE', value: '<seconds>', help: 'Drop a session unused for this long. Default 1800.' },
   { name: 'journal-size', env: 'PETSTORE_SIM_JOURNAL_SIZE', value: '<n>', help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.` },
   { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
-  { name: 'admin-token', env: 'PETSTORE_SIM_ADMIN_TOKEN', value: '<secret>', help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise).' },
+  { name: 'admin-token', env: 'PETSTORE_SIM_ADMIN_TOKEN', value: '<secret>', help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise). Default: none on a loopback --host; a random one, printed at start, on any other.' },
+  { name: 'allowed-hosts', env: 'PETSTORE_SIM_ALLOWED_HOSTS', value: '<a,b|all>', help: 'Host names answered besides loopback ones and the bound address (.example.test: a domain and its subdomains); all turns the Host check off. Others get 403.' },
+  { name: 'admin-origins', env: 'PETSTORE_SIM_ADMIN_ORIGINS', value: '<origin,...>', help: 'Web page origins allowed to call the admin API besides loopback ones, such as https://qa.example.test. Others get 403.' },
   { name: 'quiet', env: 'PETSTORE_SIM_QUIET', boolean: true, help: 'Do not log one line per request.' },
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
   { name: 'version', env: '', boolean: true, help: 'Show the version and exit.' },
@@ -62,6 +65,10 @@ export function helpText(): string {
     'Boolean variables take 1/true/yes or 0/false/no.',
     'Example: petstore-sim --port 4011 --scenario shipped',
   ].join('\n')
+}
+
+function list(text: string): string[] {
+  return text.split(',').map((item) => item.trim()).filter((item) => item !== '')
 }
 
 function parseWholeNumber(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
@@ -169,6 +176,21 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   if (adminToken !== undefined) {
     if (!isBearerToken(adminToken)) throw new CliUsageError('--admin-token must be one word of letters, digits and -._~+/ characters (it is sent as a bearer token).')
     options.adminToken = adminToken
+  }
+  const allowedHosts = read('allowed-hosts')
+  if (allowedHosts !== undefined) {
+    const names = list(allowedHosts)
+    if (names.length === 0) throw new CliUsageError('--allowed-hosts must name hosts, such as qa.example.test,.corp.test, or be all.')
+    const bad = names.find((name) => name !== 'all' && hostOf(name.replace(/^\./, '')) === null)
+    if (bad !== undefined) throw new CliUsageError(`--allowed-hosts takes host names or addresses, got "${bad}".`)
+    options.allowedHosts = names.includes('all') ? 'all' : names
+  }
+  const adminOrigins = read('admin-origins')
+  if (adminOrigins !== undefined) {
+    const origins = list(adminOrigins)
+    const bad = origins.find((origin) => !/^https?:\/\/[^/?#\s]+$/.test(origin))
+    if (origins.length === 0 || bad !== undefined) throw new CliUsageError(`--admin-origins takes origins such as https://qa.example.test (scheme, host, port; no path), got "${bad ?? adminOrigins}".`)
+    options.adminOrigins = origins
   }
   return { kind: 'start', options, quiet: readBoolean('quiet') ?? false }
 }

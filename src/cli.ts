@@ -2,11 +2,10 @@ import { CliUsageError, helpText, parseCommandLine } from './cli-options.js'
 import { packageVersion } from './package-root.js'
 import { isScenarioError } from './scenario/scenario-error.js'
 import { systemErrorCode } from './system-error-code.js'
-import { startSimulatorServer, type RunningSimulator } from './server.js'
+import { isLoopbackBind, startSimulatorServer, type RunningSimulator } from './server.js'
 
 /** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i
 
 /** One line for stderr that says what failed and what to do; never a stack. */
 function describeStartupError(error: unknown, host: string, port: number): string {
@@ -79,11 +78,15 @@ async function main(): Promise<void> {
     process.exit(1)
   }
   shutDownOn(running)
-  if (!LOOPBACK.test(host)) {
-    process.stderr.write(`Warning: listening on ${host}, reachable from other machines; the admin API under /__sim can reset its state. Use --no-admin, or --host 127.0.0.1.\n`)
-  }
   const { scenario, apiKeys } = running.sim.state()
-  process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)})\n`)
+  // The token is printed only when the server made it: one the operator chose stays off the screen.
+  const madeToken = running.adminToken !== null && options.adminToken === undefined ? `, admin token: ${running.adminToken}` : ''
+  process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${madeToken})\n`)
+  if (!isLoopbackBind(host)) {
+    process.stderr.write(
+      `Warning: listening on ${host}, reachable from other machines. ${running.adminToken === null ? 'The admin API is off.' : 'The admin API under /__sim requires the admin token.'}\n`,
+    )
+  }
 }
 
 void main()

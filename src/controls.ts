@@ -1,5 +1,6 @@
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
+import { parseInt64 } from './int64.js'
 import type { OperationId } from './routes.js'
 
 /**
@@ -133,8 +134,13 @@ export function parseFault(input: unknown): FaultInput {
   const fault: FaultInput = { operation: operation as OperationId, kind: kind as FaultKind }
   if (orderId !== undefined) {
     if (operation !== 'cancelOrder') throw invalid('"orderId" applies to cancelOrder only.')
-    if (!(typeof orderId === 'number' && Number.isSafeInteger(orderId)) && !(typeof orderId === 'string' && /^-?\d+$/.test(orderId))) throw invalid(`"orderId" must be an integer, got ${JSON.stringify(orderId)}.`)
-    fault.orderId = orderId
+    const key = typeof orderId === 'number' && Number.isSafeInteger(orderId) ? String(orderId) : typeof orderId === 'string' ? parseInt64(orderId) : null
+    if (key === null) {
+      const shown = typeof orderId === 'string' && orderId.length > 40 ? `${orderId.slice(0, 40)}… (${orderId.length} characters)` : JSON.stringify(orderId)
+      throw invalid(`"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`)
+    }
+    // Canonical, so that a request's id is compared as a string.
+    fault.orderId = typeof orderId === 'number' ? orderId : key
   }
   if (status !== undefined) {
     if (kind !== 'status' || typeof status !== 'number' || STATUS_CODES[status] === undefined) throw invalid(`"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${JSON.stringify(status)}.`)
@@ -165,7 +171,7 @@ export interface Controls {
   delayFor(operation: OperationId): number
   setLatency(settings: Partial<Record<OperationId | 'default', Latency>>): void
   latency(): Partial<Record<OperationId | 'default', Latency>>
-  /** Adds a fault; it fires before the key is checked, like a real outage. */
+  /** Adds a fault; it fires before the key is checked, like a real outage. Throws a 400 `ApiError` past `MAX_FAULTS`. */
   addFault(fault: FaultInput): Fault
   faults(): Fault[]
   removeFault(id: number): boolean
@@ -176,9 +182,26 @@ export interface Controls {
   rateLimit(): RateLimit | null
   /**
    * Counts one request for a key and returns the RateLimit headers to send,
-   * or throws a 429 `ApiError` when the window's budget is spent.
+   * or throws a 429 `ApiError` when the window's budget is spent. `accepted`
+   * says whether the scenario accepts the key: those keep their windows
+   * whatever a flood of other tokens does.
    */
-  consume(key: string): Record<string, string> | undefined
+  consume(key: string, accepted: boolean): Record<string, string> | undefined
+}
+
+/** How many faults one simulator (or session) holds at once. */
+export const MAX_FAULTS = 100
+/** How many rate-limit windows of tokens the scenario does not accept are kept; past it the oldest go. */
+export const MAX_UNKNOWN_KEY_WINDOWS = 10_000
+const MAX_KEY_LENGTH = 128
+
+/** A token as a bounded key: a long one is kept as its start, its length and a hash of the whole. */
+function boundedKey(token: string): string {
+  if (token.length <= MAX_KEY_LENGTH) return token
+  // FNV-1a: enough to tell tokens apart; a collision only shares a window.
+  let hash = 0x811c9dc5
+  for (let index = 0; index < token.length; index++) hash = Math.imul(hash ^ token.charCodeAt(index), 0x01000193)
+  return `${token.slice(0, 64)}…${token.length}:${(hash >>> 0).toString(16)}`
 }
 
 /** Creates the controls of one simulator, all off. `random` and `now` are injectable for tests. */
@@ -187,7 +210,9 @@ export function createControls(random: () => number = Math.random, now: () => nu
   let faults: Fault[] = []
   let nextId = 1
   let limit: RateLimit | null = null
-  let windows = new Map<string, { start: number; used: number }>()
+  // Windows of accepted keys, and (bounded) of every other token.
+  let known = new Map<string, { start: number; used: number }>()
+  let unknown = new Map<string, { start: number; used: number }>()
 
   return {
     delayFor(operation) {
@@ -200,6 +225,7 @@ export function createControls(random: () => number = Math.random, now: () => nu
     },
     latency: () => ({ ...latency }),
     addFault(input) {
+      if (faults.length >= MAX_FAULTS) throw invalid(`At most ${MAX_FAULTS} faults can be active at once; remove some first (DELETE /__sim/faults).`)
       const fault: Fault = { ...input, id: nextId++, remaining: input.times ?? null }
       faults.push(fault)
       return { ...fault }
@@ -216,7 +242,7 @@ export function createControls(random: () => number = Math.random, now: () => nu
     takeFault(operation, orderId) {
       if (faults.length === 0) return undefined
       const fault = faults.find(
-        (candidate) => candidate.operation === operation && (candidate.orderId === undefined || (orderId !== null && BigInt(candidate.orderId) === BigInt(orderId))),
+        (candidate) => candidate.operation === operation && (candidate.orderId === undefined || String(candidate.orderId) === orderId),
       )
       if (fault === undefined) return undefined
       if (fault.probability !== undefined && random() >= fault.probability) return undefined
@@ -228,17 +254,23 @@ export function createControls(random: () => number = Math.random, now: () => nu
     },
     setRateLimit(next) {
       limit = next
-      windows = new Map()
+      known = new Map()
+      unknown = new Map()
     },
     rateLimit: () => limit,
-    consume(key) {
+    consume(token, accepted) {
       if (limit === null) return undefined
       const time = now()
+      const windows = accepted ? known : unknown
+      const key = accepted ? token : boundedKey(token)
       let window = windows.get(key)
       if (window === undefined || time - window.start >= limit.windowSeconds * 1000) {
         window = { start: time, used: 0 }
-        // Bounded: a flood of distinct keys cannot grow memory without end.
-        if (windows.size >= 10_000) windows.clear()
+        // Newest last, so that the oldest windows go first when the map is full.
+        windows.delete(key)
+        if (windows === unknown) {
+          while (unknown.size >= MAX_UNKNOWN_KEY_WINDOWS) unknown.delete(unknown.keys().next().value as string)
+        }
         windows.set(key, window)
       }
       const reset = Math.max(1, Math.ceil((window.start + limit.windowSeconds * 1000 - time) / 1000))

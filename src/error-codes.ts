@@ -36,6 +36,14 @@ export const ErrorCode = {
   ServiceUnavailable: 'service_unavailable',
   /** 504: an injected fault. */
   GatewayTimeout: 'gateway_timeout',
+  /** 403: the Host header names a host the server does not answer for (DNS rebinding). */
+  ForbiddenHost: 'forbidden_host',
+  /** 403: an admin call from a web page of another origin. */
+  ForbiddenOrigin: 'forbidden_origin',
+  /** 408: the request's headers did not arrive in time. */
+  RequestTimeout: 'request_timeout',
+  /** 417: an Expect header the server cannot meet. */
+  ExpectationFailed: 'expectation_failed',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const

@@ -4,7 +4,9 @@ import { createAdminRouter } from './admin.js'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 import { sendError } from './express-responses.js'
-import { ADMIN_PREFIX, createFrontDoor, logWhenFinished, setCorsHeaders } from './front-door.js'
+import { createAdminOriginCheck } from './admin-origin.js'
+import { ADMIN_PREFIX, createFrontDoor, isAdminPath, logWhenFinished, setCorsHeaders, targetError } from './front-door.js'
+import { createHostCheck, type HostCheckOptions } from './host-check.js'
 import { mswMiddleware } from './msw-middleware.js'
 import { readBody } from './read-body.js'
 import { checkBasePath, matchRoute, OPERATION_METHODS, parseApiBase, type ApiBase } from './routes.js'
@@ -17,12 +19,22 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   admin?: boolean
   /** When set, every admin call must send `Authorization: Bearer <adminToken>` (401 otherwise). */
   adminToken?: string
+  /**
+   * Host names (a leading dot for a domain and its subdomains) answered
+   * besides loopback names and addresses; `'all'` turns the Host check off.
+   * Any other Host gets 403 `forbidden_host`.
+   */
+  allowedHosts?: HostCheckOptions['allowedHosts']
+  /** Origins of web pages allowed to call the admin API besides loopback origins and the server's own. */
+  adminOrigins?: readonly string[]
   /** Receives one line per request (`GET /v1/store/orders 200 1.2ms`); omit it for silence. */
   log?: (line: string) => void
   /** Receives every unexpected error (a simulator bug) that was answered with 500 `internal_error`. */
   onError?: (error: unknown) => void
   /** Serve this simulator instead of creating one from the options. */
   simulator?: Simulator
+  /** The Host check to use, when the caller (startSimulatorServer) knows the address it is bound to. */
+  hostCheck?: (header: string | undefined) => ApiError | null
   /**
    * The scenario the server started with, when the app is made after the
    * start (startSimulatorServer makes it on first use): a scenario file stays
@@ -57,6 +69,21 @@ export interface SimulatorApp {
 
 const ANY_METHOD = 'GET, POST, PUT, PATCH, DELETE'
 
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/**
+ * What express itself refuses as the client's fault (a path parameter with
+ * bad percent-encoding: 400), as an Error body; null for anything else.
+ */
+function clientError(error: unknown): ApiError | null {
+  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined
+  if (typeof status !== 'number' || status < 400 || status > 499) return null
+  const reason = status === 400 && error instanceof URIError ? 'The request path has a bad percent-encoding.' : 'The request is not valid.'
+  return new ApiError(status, status === 400 ? ErrorCode.InvalidRequest : ErrorCode.NotFound, reason)
+}
+
 function allowedMethods(req: ExpressRequest, base: ApiBase, admin: boolean): string {
   const url = new URL(req.originalUrl, 'http://simulator')
   const match = matchRoute(url, base)
@@ -75,7 +102,7 @@ function cors(basePath: string, admin: boolean): RequestHandler {
   const base = parseApiBase(basePath)
   return (req, res, next) => {
     res.locals['started'] = Date.now()
-    setCorsHeaders(req, res)
+    setCorsHeaders(req, res, admin && isAdminPath(req.originalUrl))
     if (req.method !== 'OPTIONS') {
       next()
       return
@@ -135,6 +162,21 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   }
 
   if (options.log !== undefined) app.use(requestLog(options.log))
+  const hostCheck = options.hostCheck ?? createHostCheck({ allowedHosts: options.allowedHosts })
+  app.use((req, res, next) => {
+    // Before anything else: a rebinding Host or a proxy-style target changes nothing and is not journaled.
+    const refused = hostCheck(req.headers.host) ?? targetError(req.url)
+    if (refused === null) next()
+    else sendError(res, refused)
+  })
+  if (admin) {
+    const originCheck = createAdminOriginCheck(options.adminOrigins)
+    app.use(ADMIN_PREFIX, (req, res, next) => {
+      const refused = originCheck({ origin: req.headers.origin, secFetchSite: header(req.headers['sec-fetch-site']), host: req.headers.host })
+      if (refused === null) next()
+      else sendError(res, refused)
+    })
+  }
   app.use(cors(basePath, admin))
   // Every body is read here, whatever its type, so that one limit applies to all.
   app.use(readBody(bodyLimit))
@@ -150,12 +192,13 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
       res.destroy()
       return
     }
-    if (!(error instanceof ApiError)) options.onError?.(error)
-    recordInJournal(req, error instanceof ApiError ? error.status : 500, res.locals['started'] as number)
-    sendError(res, error)
+    const answer = error instanceof ApiError ? error : clientError(error)
+    if (answer === null) options.onError?.(error)
+    recordInJournal(req, answer?.status ?? 500, res.locals['started'] as number)
+    sendError(res, answer ?? error)
   }
   app.use(onError)
-  const listener = createFrontDoor({ sim, app, admin, log: options.log, onError: options.onError })
+  const listener = createFrontDoor({ sim, app, admin, log: options.log, onError: options.onError, hostCheck })
   return { app, sim, listener }
 }
 

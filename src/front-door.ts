@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { errorReply } from './api-error.js'
+import { ApiError, errorReply } from './api-error.js'
+import { ErrorCode } from './error-codes.js'
 import type { Reply, SimRequest } from './operations.js'
 import type { Simulator } from './simulator.js'
 
@@ -11,16 +12,44 @@ const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Ret
 /**
  * The CORS headers every answer carries, so that a frontend served from
  * another origin can read it: the origin is reflected (credentialed requests
- * work too), or `*` when there is none.
+ * work too), or `*` when there is none. An admin answer names only an origin
+ * the admin guard let through, and never allows credentials.
  */
-export function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
+export function setCorsHeaders(req: IncomingMessage, res: ServerResponse, admin = false): void {
   const { origin } = req.headers
-  res.setHeader('Access-Control-Allow-Origin', origin ?? '*')
-  if (origin !== undefined) {
-    res.setHeader('Access-Control-Allow-Credentials', 'true')
-    res.setHeader('Vary', 'Origin')
+  if (admin) {
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', origin)
+      res.setHeader('Vary', 'Origin')
+    }
+  } else {
+    res.setHeader('Access-Control-Allow-Origin', origin ?? '*')
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Credentials', 'true')
+      res.setHeader('Vary', 'Origin')
+    }
   }
   res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+}
+
+/**
+ * The request-target, checked: only origin-form (a path) is served. The
+ * absolute form is for proxies, and the asterisk form for OPTIONS to a
+ * whole server; routing never reads the Host header.
+ */
+export function targetError(target: string | undefined): ApiError | null {
+  if (target !== undefined && target.charCodeAt(0) === 47 /* "/" */ && !target.startsWith('//')) return null
+  return new ApiError(400, ErrorCode.InvalidRequest, `The request target ${JSON.stringify((target ?? '').slice(0, 80))} is not a path: this server is not a proxy; send the path, such as /v1/store/orders.`)
+}
+
+/** The URL of a request, from its target alone (checked by `targetError`). */
+export function requestUrl(target: string): URL {
+  return new URL(target, 'http://localhost')
+}
+
+/** Whether a request is for the admin API. */
+export function isAdminPath(url: string): boolean {
+  return url.startsWith(ADMIN_PREFIX) && (url.length === ADMIN_PREFIX.length || url[ADMIN_PREFIX.length] === '/' || url[ADMIN_PREFIX.length] === '?')
 }
 
 /** Logs one line per answered request once it is sent: `GET /v1/store/orders 200 1.2ms`. */
@@ -125,10 +154,10 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
 function forExpress(req: IncomingMessage, admin: boolean): boolean {
   const { method, url = '' } = req
-  if (method === 'OPTIONS' || method === 'HEAD' || url.charCodeAt(0) !== 47 /* "/" */) return true
+  if (method === 'OPTIONS' || method === 'HEAD') return true
   const length = req.headers['content-length']
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) return true
-  return admin && url.startsWith(ADMIN_PREFIX) && (url.length === ADMIN_PREFIX.length || url[ADMIN_PREFIX.length] === '/' || url[ADMIN_PREFIX.length] === '?')
+  return admin && isAdminPath(url)
 }
 
 export interface FrontDoorOptions {
@@ -140,6 +169,8 @@ export interface FrontDoorOptions {
   log?: (line: string) => void
   /** Receives an unexpected error (a simulator bug) that was answered with 500. */
   onError?: (error: unknown) => void
+  /** Checks the Host header first: a refused one is answered before anything else runs. */
+  hostCheck: (header: string | undefined) => ApiError | null
 }
 
 /**
@@ -150,16 +181,21 @@ export interface FrontDoorOptions {
  * measures against the stock msw server. Everything else goes to the
  * express app, which answers the API too (through msw), identically.
  */
-export function createFrontDoor({ sim, app, admin, log, onError }: FrontDoorOptions): RequestListener {
+export function createFrontDoor({ sim, app, admin, log, onError, hostCheck }: FrontDoorOptions): RequestListener {
   return (req, res) => {
+    const refused = hostCheck(req.headers.host) ?? targetError(req.url)
+    if (refused !== null) {
+      if (log !== undefined) logWhenFinished(log, req, res)
+      sendReply(res, errorReply(refused))
+      return
+    }
     if (forExpress(req, admin)) {
       app(req, res)
       return
     }
     let url: URL
     try {
-      // Built as the express app builds it, so a bad Host is refused there, alike.
-      url = new URL(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`)
+      url = requestUrl(req.url as string)
     } catch {
       app(req, res)
       return

@@ -16,6 +16,8 @@ export interface JournalEntry {
   operation: OperationId | null
   /** The order a cancel acted on (a valid int64 path id), else `null`. */
   orderId: Int64 | null
+  /** Present (true) on the request that found its session dropped (evicted or idle) and got a fresh one. */
+  sessionRecreated?: true
 }
 
 /** What is stored per request: the cheap raw values, turned into a `JournalEntry` only when read. */
@@ -28,6 +30,8 @@ export interface JournalRecord {
   duration: number
   operation: OperationId | null
   orderId: Int64Key | null
+  /** The request's session had been dropped (evicted or idle) and was made afresh for it. */
+  sessionRecreated?: boolean
 }
 
 /** The most recent requests, oldest first; a ring, so memory stays bounded on a long run. */
@@ -39,48 +43,80 @@ export interface RequestJournal {
 }
 
 function toEntry(record: JournalRecord): JournalEntry {
+  const { sessionRecreated, ...rest } = record
   return {
-    ...record,
+    ...rest,
     time: new Date(record.time).toISOString(),
     orderId: record.orderId === null ? null : int64Value(record.orderId),
+    ...(sessionRecreated === true ? { sessionRecreated } : {}),
   }
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000
+/** A longer path is kept cut, with a marker saying how much is missing. */
+export const MAX_JOURNAL_PATH = 1024
+/** What one journal may hold, counting each entry as its path plus a fixed cost: entries go oldest first past it. */
+export const MAX_JOURNAL_BYTES = 256 * 1024
+const ENTRY_BYTES = 128
 
-/** Creates an empty journal that keeps the last `capacity` entries (0 keeps none). */
+function boundedPath(path: string): string {
+  return path.length <= MAX_JOURNAL_PATH ? path : `${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`
+}
+
+/**
+ * Creates an empty journal that keeps the last `capacity` entries (0 keeps
+ * none), and no more than `MAX_JOURNAL_BYTES` of them.
+ */
 export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): RequestJournal {
+  // A ring of `size` records starting at `start`; slots are reused in place.
   const ring: JournalRecord[] = []
-  let next = 0
+  let start = 0
+  let size = 0
+  let bytes = 0
+  const at = (index: number) => ring[(start + index) % capacity] as JournalRecord
+  const cost = (record: JournalRecord) => record.path.length + ENTRY_BYTES
   return {
     capacity,
     entries() {
-      return (ring.length < capacity ? ring : [...ring.slice(next), ...ring.slice(0, next)]).map(toEntry)
+      return Array.from({ length: size }, (_, index) => toEntry(at(index)))
     },
     clear() {
       ring.length = 0
-      next = 0
+      start = 0
+      size = 0
+      bytes = 0
     },
     record(entry) {
       if (capacity === 0) return
-      if (ring.length < capacity) {
-        ring.push(entry)
-        return
+      const path = boundedPath(entry.path)
+      if (size === capacity) {
+        bytes -= cost(at(0))
+        start = (start + 1) % capacity
+        size--
       }
-      // The oldest slot is overwritten in place. Under load, a new record per
-      // request would live as long as the ring takes to come round (tens of
-      // ms): long enough for V8 to promote it to the old space, where records
-      // piled up until a full collection (old space grew 7 MB/s in the bench).
-      // A string equal to the one already held is not kept, for the same reason.
-      const slot = ring[next] as JournalRecord
-      slot.time = entry.time
-      slot.method = entry.method
-      if (slot.path !== entry.path) slot.path = entry.path
-      slot.status = entry.status
-      slot.duration = entry.duration
-      slot.operation = entry.operation
-      if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
-      next = (next + 1) % capacity
+      while (size > 0 && bytes + path.length + ENTRY_BYTES > MAX_JOURNAL_BYTES) {
+        bytes -= cost(at(0))
+        start = (start + 1) % capacity
+        size--
+      }
+      const index = (start + size) % capacity
+      const slot = ring[index]
+      if (slot === undefined) {
+        ring[index] = { ...entry, path, sessionRecreated: entry.sessionRecreated ?? false }
+      } else {
+        // Overwritten in place: a new object per request would live a trip round
+        // the ring, long enough to be promoted to the old space under load.
+        slot.time = entry.time
+        slot.method = entry.method
+        if (slot.path !== path) slot.path = path
+        slot.status = entry.status
+        slot.duration = entry.duration
+        slot.operation = entry.operation
+        if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
+        slot.sessionRecreated = entry.sessionRecreated ?? false
+      }
+      size++
+      bytes += path.length + ENTRY_BYTES
     },
   }
 }

@@ -4,6 +4,7 @@ import * as msw from 'msw'
 import type { RequestHandler } from 'msw'
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
+import { requestUrl } from './front-door.js'
 
 /**
  * Serves msw request handlers from express, through msw's public
@@ -81,8 +82,8 @@ async function writeBody(res: ExpressResponse, body: ReadableStream<Uint8Array> 
 }
 
 function toFetchRequest(req: ExpressRequest): Request {
-  // The Request parses the URL; a Host header that makes it invalid throws here (400).
-  const url = `http://${req.headers.host ?? 'localhost'}${req.originalUrl}`
+  // From the request-target alone: routing never reads the Host header.
+  const url = requestUrl(req.originalUrl)
   // From the raw list, so that a repeated header is joined as Fetch joins it
   // (Node's req.headers keeps only the first Authorization).
   const headers = new Headers()

@@ -54,12 +54,25 @@ export interface HandlerInstance {
   controls: Controls
   /** Where every answered request is recorded. */
   journal: RequestJournal
+  /** Set on a session that had been dropped and was made afresh, until its first journal entry says so. */
+  recreatedUnannounced?: boolean
+}
+
+/** Whether the journal entry of this request must say its session was recreated (true once). */
+function announceRecreated(instance: HandlerInstance): boolean {
+  if (instance.recreatedUnannounced !== true) return false
+  instance.recreatedUnannounced = false
+  return true
 }
 
 /** What the operations read from the simulator on every request. */
 export interface HandlerContext {
   base: ApiBase
-  /** The state a request acts on (X-Sim-Session picks a session's). Throws a 400 `ApiError` for a bad session id. */
+  /**
+   * The state a request acts on (X-Sim-Session picks a session's). Throws a
+   * 400 `ApiError` for a bad session id, and the 401 of the key check when
+   * the session does not exist and the key would not be accepted.
+   */
   instanceFor(request: SimRequest): HandlerInstance
   /** Where a request is recorded when it reaches no instance. */
   journal: RequestJournal
@@ -125,7 +138,7 @@ function malformed(reply: Reply): Reply {
  * or not, leaves as an Error body, never a stack trace.
  */
 async function answer(
-  context: { journal: RequestJournal; bodyLimit: number },
+  context: { journal: RequestJournal; bodyLimit: number; sessionRecreated?: boolean },
   request: SimRequest,
   operation: OperationId | null,
   orderId: Int64Key | null,
@@ -152,6 +165,7 @@ async function answer(
     duration: Math.round((performance.now() - started) * 1000) / 1000,
     operation,
     orderId,
+    sessionRecreated: context.sessionRecreated ?? false,
   })
   return reply
 }
@@ -268,7 +282,10 @@ export function createOperations(context: HandlerContext): Operations {
     // is allocated for them when neither is in play (the common case).
     let extra: Record<string, string> | undefined
     try {
-      if (controls.rateLimit() !== null) extra = controls.consume(tokenOf(request))
+      if (controls.rateLimit() !== null) {
+        const token = tokenOf(request)
+        extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
+      }
       assertAuthorized(request.header('Authorization'), instance.settings().acceptedKeys)
       const preferred = preferredStatus(request.header('Prefer'), id)
       if (preferred === undefined) {
@@ -294,7 +311,7 @@ export function createOperations(context: HandlerContext): Operations {
       return answer(context, request, id, orderId, errorHeaders, () => Promise.reject(error))
     }
     const { controls } = instance
-    return answer({ journal: instance.journal, bodyLimit: context.bodyLimit }, request, id, orderId, errorHeaders, async () => {
+    return answer({ journal: instance.journal, bodyLimit: context.bodyLimit, sessionRecreated: announceRecreated(instance) }, request, id, orderId, errorHeaders, async () => {
       const delay = controls.delayFor(id)
       if (delay > 0) await sleep(delay, request.signal)
       const fault = controls.takeFault(id, orderId)
@@ -315,9 +332,10 @@ export function createOperations(context: HandlerContext): Operations {
 
   const operations = `GET ${base.path}/store/orders, DELETE ${base.path}/store/orders/{orderId} and GET ${base.path}/pets/{petId}`
   /** The journal of the instance a request reaches, or the simulator's own when it reaches none. */
-  function journalFor(request: SimRequest): { journal: RequestJournal; bodyLimit: number } {
+  function journalFor(request: SimRequest): { journal: RequestJournal; bodyLimit: number; sessionRecreated?: boolean } {
     try {
-      return { journal: context.instanceFor(request).journal, bodyLimit: context.bodyLimit }
+      const instance = context.instanceFor(request)
+      return { journal: instance.journal, bodyLimit: context.bodyLimit, sessionRecreated: announceRecreated(instance) }
     } catch {
       return context
     }

@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import { stringify } from 'lossless-json'
 import type { AfterCancel, DeprecationDates, Order, Scenario } from './glossary.js'
 import { ApiError } from './api-error.js'
+import { assertAuthorized } from './auth.js'
 import { createControls, parseFault, parseLatencySettings, parseRateLimit, type Controls, type Fault, type FaultInput, type LatencyInput, type LatencySettings, type RateLimit } from './controls.js'
 import { ErrorCode } from './error-codes.js'
 import { createHandlers } from './handlers.js'
@@ -129,6 +130,8 @@ export interface SessionInfo {
   lastUsed: string
   /** How many requests its journal holds. */
   requests: number
+  /** Why a session with this id had been dropped before this one was made afresh (`evicted`, `expired`), or null. */
+  recreated: 'evicted' | 'expired' | null
 }
 
 export interface Simulator extends SimulatorView {
@@ -168,6 +171,17 @@ export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string
 interface Instance extends HandlerInstance {
   active: ActiveScenario
 }
+
+interface SessionEntry {
+  instance: Instance
+  created: number
+  lastUsed: number
+  /** Why the session with this id had been dropped before it was made afresh, or null. */
+  recreated: 'evicted' | 'expired' | null
+}
+
+/** How many dropped session ids are remembered, to tell a recreated session from a new one. */
+const MAX_DROPPED_SESSIONS = 1000
 
 /** The header that gives a caller its own copy of the state. */
 export const SESSION_HEADER = 'X-Sim-Session'
@@ -320,35 +334,60 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   const root = createInstance(load(options.scenario ?? 'default', checkSeed(options.seed, 'create')))
   /** Sessions by id, least recently used first. */
-  const sessions = new Map<string, { instance: Instance; created: number; lastUsed: number }>()
+  const sessions = new Map<string, SessionEntry>()
+  /** Ids of sessions dropped lately (oldest first), and why. */
+  const dropped = new Map<string, 'evicted' | 'expired'>()
 
-  function session(id: string): Instance {
+  function drop(id: string, why: 'evicted' | 'expired'): void {
+    sessions.delete(id)
+    dropped.delete(id)
+    dropped.set(id, why)
+    if (dropped.size > MAX_DROPPED_SESSIONS) dropped.delete(dropped.keys().next().value as string)
+  }
+
+  /**
+   * The session `id`, made from the simulator's current scenario when it does
+   * not exist and `mayCreate` allows (else null).
+   */
+  function session(id: string, mayCreate: (active: ActiveScenario) => boolean = () => true): SessionEntry | null {
     if (!SESSION_ID.test(id)) {
       throw new ApiError(400, ErrorCode.InvalidRequest, `Invalid session id ${JSON.stringify(id.slice(0, 80))}: use 1 to 128 letters, digits and . _ : - characters.`)
     }
     const now = Date.now()
+    // Least recently used first, so the idle ones are at the front: no walk of them all.
     for (const [key, entry] of sessions) {
-      if (now - entry.lastUsed > idleMs) sessions.delete(key)
+      if (now - entry.lastUsed <= idleMs) break
+      drop(key, 'expired')
     }
     let entry = sessions.get(id)
     if (entry === undefined) {
       if (maxSessions === 0) throw new ApiError(400, ErrorCode.InvalidRequest, 'Sessions are turned off (sessions.max is 0).')
+      if (!mayCreate(root.active)) return null
+      const recreated = dropped.get(id) ?? null
+      dropped.delete(id)
       // From the simulator's current scenario, at its initial state.
-      entry = { instance: createInstance(root.active), created: now, lastUsed: now }
-      while (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value as string)
+      entry = { instance: createInstance(root.active), created: now, lastUsed: now, recreated }
+      entry.instance.recreatedUnannounced = recreated !== null
+      while (sessions.size >= maxSessions) drop(sessions.keys().next().value as string, 'evicted')
     } else {
       sessions.delete(id)
       entry.lastUsed = now
     }
     sessions.set(id, entry)
-    return entry.instance
+    return entry
   }
 
   const operations = createOperations({
     base,
     instanceFor(request) {
       const id = request.header(SESSION_HEADER)
-      return id === null || id === '' ? root : session(id)
+      if (id === null || id === '') return root
+      // Only a request with an accepted key makes a session: others cannot fill memory with them.
+      const entry = session(id, (active) => {
+        assertAuthorized(request.header('Authorization'), active.settings.acceptedKeys)
+        return true
+      })
+      return (entry as SessionEntry).instance
     },
     journal: root.journal,
     deprecationHeaders: deprecationHeaders(deprecation),
@@ -416,7 +455,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     route: operations.route,
     session: (id: string) => {
       check(() => session(id), 'open a session of')
-      return viewOf(() => session(id))
+      return viewOf(() => (session(id) as SessionEntry).instance)
     },
     sessions: () =>
       [...sessions].map(([id, entry]) => ({
@@ -425,6 +464,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         created: new Date(entry.created).toISOString(),
         lastUsed: new Date(entry.lastUsed).toISOString(),
         requests: entry.instance.journal.entries().length,
+        recreated: entry.recreated,
       })),
     endSession: (id: string) => sessions.delete(id),
   })

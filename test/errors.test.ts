@@ -19,6 +19,9 @@ afterAll(() => server.close())
 test('exports every error code as a stable snake_case constant', () => {
   expect(Object.values(ErrorCode).sort()).toEqual([
     'bad_gateway',
+    'expectation_failed',
+    'forbidden_host',
+    'forbidden_origin',
     'gateway_timeout',
     'headers_too_large',
     'internal_error',
@@ -32,6 +35,7 @@ test('exports every error code as a stable snake_case constant', () => {
     'payload_too_large',
     'pet_not_found',
     'rate_limited',
+    'request_timeout',
     'service_unavailable',
     'unauthorized',
     'unknown_scenario',
