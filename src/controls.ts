@@ -1,5 +1,6 @@
 import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
+import { detached } from './detached-string.js'
 import { parseInt64 } from './int64.js'
 import type { OperationId } from './routes.js'
 
@@ -201,7 +202,7 @@ function boundedKey(token: string): string {
   // FNV-1a: enough to tell tokens apart; a collision only shares a window.
   let hash = 0x811c9dc5
   for (let index = 0; index < token.length; index++) hash = Math.imul(hash ^ token.charCodeAt(index), 0x01000193)
-  return `${token.slice(0, 64)}…${token.length}:${(hash >>> 0).toString(16)}`
+  return detached(`${token.slice(0, 64)}…${token.length}:${(hash >>> 0).toString(16)}`)
 }
 
 /** Creates the controls of one simulator, all off. `random` and `now` are injectable for tests. */

@@ -47,6 +47,16 @@ export function requestUrl(target: string): URL {
   return new URL(target, 'http://localhost')
 }
 
+/**
+ * The URL of a request's path, without its query: what routing reads. A long
+ * query string is not copied into a URL only to be ignored (the service
+ * defines no query parameters).
+ */
+export function pathUrl(target: string): URL {
+  const query = target.indexOf('?')
+  return requestUrl(query === -1 ? target : target.slice(0, query))
+}
+
 /** Whether a request is for the admin API. */
 export function isAdminPath(url: string): boolean {
   return url.startsWith(ADMIN_PREFIX) && (url.length === ADMIN_PREFIX.length || url[ADMIN_PREFIX.length] === '/' || url[ADMIN_PREFIX.length] === '?')
@@ -89,10 +99,10 @@ class NodeRequest implements SimRequest {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    url: URL,
   ) {
     this.method = req.method ?? 'GET'
-    this.target = url.pathname + url.search
+    // As sent: no copy of a long query string is made for the journal.
+    this.target = req.url as string
   }
 
   header(name: string): string | null {
@@ -195,12 +205,12 @@ export function createFrontDoor({ sim, app, admin, log, onError, hostCheck }: Fr
     }
     let url: URL
     try {
-      url = requestUrl(req.url as string)
+      url = pathUrl(req.url as string)
     } catch {
       app(req, res)
       return
     }
-    const reply = sim.route(new NodeRequest(req, res, url), url)
+    const reply = sim.route(new NodeRequest(req, res), url)
     if (reply === null) {
       app(req, res)
       return

@@ -1,3 +1,4 @@
+import { detached } from './detached-string.js'
 import type { Int64 } from './glossary.js'
 import { int64Value, type Int64Key } from './int64.js'
 import type { OperationId } from './routes.js'
@@ -60,7 +61,7 @@ export const MAX_JOURNAL_BYTES = 256 * 1024
 const ENTRY_BYTES = 128
 
 function boundedPath(path: string): string {
-  return path.length <= MAX_JOURNAL_PATH ? path : `${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`
+  return path.length <= MAX_JOURNAL_PATH ? path : detached(`${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`)
 }
 
 /**

@@ -2,8 +2,13 @@
 // (the built CLI, as users run it), with periodic resets through the admin
 // API. Prints requests served, unexpected answers (must be 0) and the
 // server's resident memory at the start, middle and end.
+// Then an abuse phase against a fresh server with default flags: 100,000
+// unauthenticated requests with 60 KB query strings and rotating session ids,
+// 10,000 distinct 60 KB junk tokens under a rate limit, 100 faults with huge
+// order ids. Every answer must be JSON, the real key's rate limit must hold
+// and the server's peak RSS must stay under 150 MiB.
 //
-//   npm run build && npm run soak            (SOAK_REQUESTS, SOAK_CONCURRENCY to change the load)
+//   npm run build && npm run soak            (SOAK_REQUESTS, SOAK_CONCURRENCY, SOAK_ABUSE_REQUESTS to change the load)
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -14,27 +19,37 @@ const RESET_EVERY = 5_000
 const KEY = 'petstore-test-key'
 const cli = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url))
 
-const server = spawn(process.execPath, [cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const ABUSE_REQUESTS = Number(process.env.SOAK_ABUSE_REQUESTS ?? 100_000)
+const PEAK_LIMIT_MIB = 150
+
+/** Starts the built CLI with default flags; resolves with the process and its API URL. */
+async function startCli() {
+  const child = spawn(process.execPath, [cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const apiUrl = await new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /ready at (\S+)/.exec(out)
+      if (match) resolve(match[1])
+    })
+    child.once('exit', (code) => reject(new Error(`the simulator exited with ${code} before it was ready`)))
+  })
+  return { child, apiUrl }
+}
+
+function memoryMiB(pid, field) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024
+}
+
+const { child: server, apiUrl: url } = await startCli()
 const stopTimer = setTimeout(() => {
-  console.error('soak: gave up after 10 minutes')
+  console.error('soak: gave up after 15 minutes')
   server.kill('SIGKILL')
   process.exit(1)
-}, 10 * 60_000)
-const url = await new Promise((resolve, reject) => {
-  let out = ''
-  server.stdout.on('data', (chunk) => {
-    out += chunk
-    const match = /ready at (\S+)/.exec(out)
-    if (match) resolve(match[1])
-  })
-  server.once('exit', (code) => reject(new Error(`the simulator exited with ${code} before it was ready`)))
-})
+}, 15 * 60_000)
 const origin = new URL(url).origin
-
-function rssMiB() {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
-}
+const rssMiB = () => memoryMiB(server.pid, 'VmRSS')
 
 const SCENARIOS = ['default', 'pending', 'shipped', 'missing']
 /** Each request kind with the statuses the spec allows for it. */
@@ -100,4 +115,76 @@ for (const [label, mib] of samples) console.log(`resident memory ${label.padEnd(
 console.log(`journal entries kept: ${journal.length} (bounded)`)
 console.log(`server exit code:     ${exitCode}`)
 for (const [example, body] of [...examples].slice(0, 10)) console.log(`  e.g. ${example} ${body}`)
-process.exit(unexpected === 0 && served === TOTAL && exitCode === 0 ? 0 : 1)
+
+// The abuse phase, against a fresh server with default flags.
+const abuse = await startCli()
+const abuseOrigin = new URL(abuse.apiUrl).origin
+let abuseAnswers = 0
+let notJson = 0
+let abuseUnexpected = 0
+const abuseExamples = new Map()
+async function expectJson(target, init, allowed) {
+  const response = await fetch(target, init)
+  const body = await response.text()
+  abuseAnswers++
+  let json = true
+  try {
+    JSON.parse(body)
+  } catch {
+    json = false
+  }
+  if (!json || !/^application\/json/.test(response.headers.get('content-type') ?? '')) notJson++
+  if (!allowed.includes(response.status)) {
+    abuseUnexpected++
+    abuseExamples.set(`${init?.method ?? 'GET'} ${target.slice(0, 60)} -> ${response.status}`, body.slice(0, 120))
+  }
+  return response.status
+}
+const abuseStarted = performance.now()
+const query = 'q'.repeat(60_000)
+let next = 0
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    for (let n = next++; n < ABUSE_REQUESTS; n = next++) {
+      const path = n % 2 === 0 ? `/v1/x?${n}&${query}` : `/v1/store/orders?${n}&${query}`
+      await expectJson(`${abuseOrigin}${path}`, { headers: { 'X-Sim-Session': `abuse-${n}` } }, n % 2 === 0 ? [404] : [401])
+    }
+  }),
+)
+const afterFlood = memoryMiB(abuse.child.pid, 'VmRSS')
+const peakAfterFlood = memoryMiB(abuse.child.pid, 'VmHWM')
+const sessions = await (await fetch(`${abuseOrigin}/__sim/sessions`)).json()
+// A rate limit, the real key's budget half spent, then 10,000 distinct 60 KB junk tokens.
+await expectJson(`${abuseOrigin}/__sim/rate-limit`, { method: 'PUT', body: '"4/600s"' }, [200])
+for (let n = 0; n < 2; n++) await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } }, [200])
+const junk = 'j'.repeat(60_000)
+next = 0
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    for (let n = next++; n < 10_000; n = next++) await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${n}${junk}` } }, [401])
+  }),
+)
+const realKey = []
+for (let n = 0; n < 3; n++) realKey.push(await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } }, [200, 429]))
+const limitHeld = realKey.join(',') === '200,200,429'
+const peakAfterTokens = memoryMiB(abuse.child.pid, 'VmHWM')
+// 100 faults with a 500,000-digit order id: each refused.
+const digits = '9'.repeat(500_000)
+for (let n = 0; n < 100; n++) {
+  await expectJson(`${abuseOrigin}/__sim/faults`, { method: 'POST', body: JSON.stringify({ operation: 'cancelOrder', kind: 'network', orderId: `${n}${digits}` }) }, [400])
+}
+const faults = await (await fetch(`${abuseOrigin}/__sim/faults`)).json()
+const abuseSeconds = (performance.now() - abuseStarted) / 1000
+const peak = memoryMiB(abuse.child.pid, 'VmHWM')
+abuse.child.kill('SIGTERM')
+const abuseExit = await new Promise((resolve) => abuse.child.once('exit', resolve))
+
+console.log(`\nabuse phase (fresh server, default flags), ${abuseSeconds.toFixed(1)} s:`)
+console.log(`  ${ABUSE_REQUESTS} unauthenticated requests, 60 KB queries, rotating session ids: sessions made ${sessions.length}, RSS after ${afterFlood.toFixed(1)} MiB`)
+console.log(`  10,000 distinct 60 KB junk tokens under "4/600s": the real key then got ${realKey.join(', ')} (${limitHeld ? 'its limit held' : 'LIMIT LIFTED'})`)
+console.log(`  100 faults with 500,000-digit order ids: active faults after ${faults.length}`)
+console.log(`  answers ${abuseAnswers}, not JSON ${notJson}, unexpected status ${abuseUnexpected}`)
+console.log(`  peak RSS ${peak.toFixed(1)} MiB (limit ${PEAK_LIMIT_MIB}; ${peakAfterFlood.toFixed(1)} after the flood, ${peakAfterTokens.toFixed(1)} after the tokens); exit code ${abuseExit}`)
+for (const [example, body] of [...abuseExamples].slice(0, 10)) console.log(`  e.g. ${example} ${body}`)
+const abuseOk = notJson === 0 && abuseUnexpected === 0 && limitHeld && sessions.length === 0 && faults.length === 0 && peak < PEAK_LIMIT_MIB && abuseExit === 0
+process.exit(unexpected === 0 && served === TOTAL && exitCode === 0 && abuseOk ? 0 : 1)
