@@ -44,7 +44,8 @@ export function targetError(target: string | undefined): ApiError | null {
 
 /** The URL of a request, from its target alone (checked by `targetError`). */
 export function requestUrl(target: string): URL {
-  return new URL(target, 'http://localhost')
+  // One string, not (target, base): a base URL is parsed anew on every call.
+  return new URL(`http://localhost${target}`)
 }
 
 /**
