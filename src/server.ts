@@ -64,18 +64,17 @@ export function createHttpServer(listener: RequestListener, timeouts: Pick<Serve
  */
 function trackConnections(server: Server): { closeWaiting(): void } {
   const open = new Set<Socket>()
-  const busy = new WeakSet<Socket>()
   server.on('connection', (socket: Socket) => {
     open.add(socket)
     socket.once('close', () => open.delete(socket))
   })
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    busy.add(req.socket)
-    res.once('close', () => busy.delete(req.socket))
-  })
   return {
     closeWaiting() {
-      for (const socket of open) if (!busy.has(socket)) socket.destroy()
+      for (const socket of open) {
+        // Node's own mark of the response a connection is writing (unset until a request is read,
+        // null between requests), as http-terminator reads it: no per-request listener or reference.
+        if ((socket as { _httpMessage?: ServerResponse | null })._httpMessage == null) socket.destroy()
+      }
     },
   }
 }
