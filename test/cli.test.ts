@@ -94,6 +94,27 @@ describe('starting', () => {
     const server = await whenReady(cli(['--port', '0', '--no-admin']))
     expect((await fetch(new URL('/__sim/state', server.url))).status).toBe(404)
   })
+
+  test('on --host 0.0.0.0 the ready line carries a random admin token that the admin API then requires', async () => {
+    const starting = cli(['--port', '0', '--host', '0.0.0.0'])
+    const server = await whenReady(starting)
+    const token = /admin token: ([A-Za-z0-9_-]+)\)/.exec(starting.stdout())?.[1]
+    expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    const state = `http://127.0.0.1:${new URL(server.url).port}/__sim/state`
+    expect((await fetch(state)).status).toBe(401)
+    expect((await fetch(state, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200)
+  })
+
+  test('--allowed-hosts and --admin-origins (or their variables) widen the Host and admin Origin checks', async () => {
+    const server = await whenReady(cli(['--port', '0', '--allowed-hosts', 'sim.test'], { PETSTORE_SIM_ADMIN_ORIGINS: 'https://qa.example.test' }))
+    const { port } = new URL(server.url)
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => request({ host: '127.0.0.1', port, path, headers, setHost: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject).end())
+    expect(await get('/v1/store/orders', { Host: 'sim.test', ...auth })).toBe(200)
+    expect(await get('/v1/store/orders', { Host: 'other.test', ...auth })).toBe(403)
+    expect(await get('/__sim/state', { Host: `127.0.0.1:${port}`, Origin: 'https://qa.example.test' })).toBe(200)
+    expect(await get('/__sim/state', { Host: `127.0.0.1:${port}`, Origin: 'https://evil.example' })).toBe(403)
+  })
 })
 
 describe('help and version', () => {
@@ -123,6 +144,8 @@ describe('refusing to start', () => {
     [['--base-path', 'v1'], /^--base-path must be a path starting with "\/"/],
     [['--scenario', 'shiped'], /^Failed to load scenario "shiped": no built-in scenario has this name; the built-in scenarios are default, pending, shipped, missing, bad-key/],
     [['--scenario', './nowhere.json'], /^Failed to load scenario "\.\/nowhere\.json": no such file\.$/],
+    [['--allowed-hosts', 'a/b'], /^--allowed-hosts takes host names or addresses, got "a\/b"\.$/],
+    [['--admin-origins', 'evil.example'], /^--admin-origins takes origins such as https:\/\/qa\.example\.test/],
   ])('%j exits 1 with one clear line on stderr', async (args, pattern) => {
     const failing = cli(['--port', '0', ...args])
     expect(await failing.exited).toBe(1)
