@@ -347,9 +347,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   /**
    * The session `id`, made from the simulator's current scenario when it does
-   * not exist and `mayCreate` allows (else null).
+   * not exist, unless `beforeCreate` throws.
    */
-  function session(id: string, mayCreate: (active: ActiveScenario) => boolean = () => true): SessionEntry | null {
+  function session(id: string, beforeCreate?: (active: ActiveScenario) => void): SessionEntry {
     if (!SESSION_ID.test(id)) {
       throw new ApiError(400, ErrorCode.InvalidRequest, `Invalid session id ${JSON.stringify(id.slice(0, 80))}: use 1 to 128 letters, digits and . _ : - characters.`)
     }
@@ -362,7 +362,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     let entry = sessions.get(id)
     if (entry === undefined) {
       if (maxSessions === 0) throw new ApiError(400, ErrorCode.InvalidRequest, 'Sessions are turned off (sessions.max is 0).')
-      if (!mayCreate(root.active)) return null
+      beforeCreate?.(root.active)
       const recreated = dropped.get(id) ?? null
       dropped.delete(id)
       // From the simulator's current scenario, at its initial state.
@@ -383,11 +383,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       const id = request.header(SESSION_HEADER)
       if (id === null || id === '') return root
       // Only a request with an accepted key makes a session: others cannot fill memory with them.
-      const entry = session(id, (active) => {
-        assertAuthorized(request.header('Authorization'), active.settings.acceptedKeys)
-        return true
-      })
-      return (entry as SessionEntry).instance
+      return session(id, (active) => assertAuthorized(request.header('Authorization'), active.settings.acceptedKeys)).instance
     },
     journal: root.journal,
     deprecationHeaders: deprecationHeaders(deprecation),
@@ -455,7 +451,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     route: operations.route,
     session: (id: string) => {
       check(() => session(id), 'open a session of')
-      return viewOf(() => (session(id) as SessionEntry).instance)
+      return viewOf(() => session(id).instance)
     },
     sessions: () =>
       [...sessions].map(([id, entry]) => ({
