@@ -3,7 +3,7 @@
 // the bundle's V8 code cache for this Node's V8 (dist/cli.cjs.v8-<version>.cache),
 // made by running the bundle once, in this process, through the paths every
 // start takes.
-// Run after `tsc -p tsconfig.build.json` (it uses dist/src/code-cache.js).
+// Run after `tsc -p tsconfig.build.json` (it uses dist/src/cli/code-cache.js).
 import { readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -24,7 +24,7 @@ await build({
 })
 await build({ ...common, entryPoints: [`${root}src/cli-launcher.ts`], outfile: `${root}dist/cli.mjs`, format: 'esm' })
 
-const { codeCacheFile, runBundle } = await import(`${root}dist/src/code-cache.js`)
+const { codeCacheFile, runBundle } = await import(`${root}dist/src/cli/code-cache.js`)
 // Caches of an earlier build no longer match the bundle.
 for (const file of readdirSync(`${root}dist`)) if (/^cli\.cjs\.v8-.*\.cache$/.test(file)) rmSync(`${root}dist/${file}`)
 process.argv = [process.argv[0], bundle, '--port', '0', '--quiet']

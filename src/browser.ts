@@ -1,6 +1,7 @@
-import { setupWorker, type SetupWorker, type StartOptions } from 'msw/browser'
-import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js'
-import { withUnhandledStrategy, type UnhandledRequestStrategy } from './unhandled-requests.js'
+import { setupWorker, type SetupWorker, type StartOptions as WorkerStartOptions } from 'msw/browser'
+import type { SimulatorOptions } from './core/simulator/types.js'
+import { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
 export interface WorkerSimulatorOptions extends SimulatorOptions {
   /**
@@ -11,7 +12,7 @@ export interface WorkerSimulatorOptions extends SimulatorOptions {
    */
   onUnhandledRequest?: UnhandledRequestStrategy
   /** Passed to msw's `worker.start()` (either name of the option above is passed on under the right one). */
-  start?: StartOptions
+  start?: WorkerStartOptions
 }
 
 export interface WorkerSimulator extends Simulator {
@@ -41,9 +42,10 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   return Object.assign(sim, { worker })
 }
 
-export { createSimulator } from './simulator.js'
-export type { Simulator, SimulatorOptions } from './simulator.js'
-export { ErrorCode } from './error-codes.js'
-export { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js'
-export type { ErrorBody, Order, OrderStatus, Scenario } from './glossary.js'
-export type { UnhandledRequestStrategy } from './unhandled-requests.js'
+export { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+export type { SimulatorOptions } from './core/simulator/types.js'
+export { ErrorCode } from './core/error-codes.js'
+export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
+export type { ErrorBody, Order, OrderStatus } from './core/glossary.js'
+export type { Scenario } from './core/scenario/scenario.js'
+export type { UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'

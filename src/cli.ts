@@ -1,8 +1,8 @@
-import { CliUsageError, helpText, parseCommandLine } from './cli-options.js'
-import { packageVersion } from './package-root.js'
-import { isScenarioError } from './scenario/scenario-error.js'
-import { systemErrorCode } from './system-error-code.js'
-import { isLoopbackBind, startSimulatorServer, type RunningSimulator } from './server.js'
+import { CliUsageError, helpText, parseCommandLine } from './cli/cli-options.js'
+import { isScenarioError } from './core/scenario/scenario-error.js'
+import { systemErrorCode } from './core/system-error-code.js'
+import { packageVersion } from './transports/node/package-root.js'
+import { isLoopbackBind, startSimulatorServer, type RunningSimulator } from './transports/standalone/start-server.js'
 
 /** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000

@@ -1,7 +1,8 @@
-import { assertSupportedMsw } from './msw-support.js'
+import { assertSupportedMsw } from './transports/msw/msw-support.js'
 import { setupServer, type SetupServer } from 'msw/node'
-import { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js'
-import { withUnhandledStrategy, type UnhandledRequestStrategy } from './unhandled-requests.js'
+import type { SimulatorOptions } from './core/simulator/types.js'
+import { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
 // Before anything reaches msw: one clear line if it cannot run here.
 assertSupportedMsw()
@@ -42,6 +43,6 @@ export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSi
   return { sim, server }
 }
 
-export { createSimulator } from './simulator.js'
-export type { Simulator, SimulatorOptions } from './simulator.js'
-export type { UnhandledRequestStrategy } from './unhandled-requests.js'
+export { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+export type { SimulatorOptions } from './core/simulator/types.js'
+export type { UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'

@@ -4,9 +4,12 @@
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createSimulator, ErrorCode } from '../src/index.js'
-import { MAX_FAULTS, MAX_UNKNOWN_KEY_WINDOWS } from '../src/controls.js'
-import { MAX_JOURNAL_BYTES } from '../src/journal.js'
-import { createHttpServer, startSimulatorServer, type RunningSimulator } from '../src/server.js'
+import { MAX_FAULTS } from '../src/core/controls/faults.js'
+import { MAX_UNKNOWN_KEY_WINDOWS } from '../src/core/controls/rate-limit.js'
+import { internalsOf } from '../src/core/simulator/internals.js'
+import { MAX_JOURNAL_BYTES } from '../src/core/state/journal.js'
+import { startSimulatorServer, type RunningSimulator } from '../src/server.js'
+import { createHttpServer } from '../src/transports/node/http-server.js'
 import { KEY } from './support/harness.js'
 import { exchange, parseRaw, send } from './support/raw-http.js'
 import { useAppServers } from './support/serve.js'
@@ -45,7 +48,7 @@ describe('any web page could drive the admin API', () => {
       expect(answer.body).not.toContain(KEY)
     }
     expect(sim.faults()).toEqual([])
-    expect(sim.controls.latency()).toEqual({})
+    expect(sim.latency()).toEqual({})
   })
 
   test('Origin: null (a sandboxed page, a file) and cross-site fetch metadata without an Origin are refused too', async () => {
@@ -123,7 +126,7 @@ describe('other unbounded state', () => {
 
   test('a flood of distinct long tokens past the window bound does not lift the real key\'s rate limit', { timeout: 30_000 }, async () => {
     const sim = createSimulator({ scenario: 'pending', rateLimit: '3/60s' })
-    const list = (token: string) => sim.route({ method: 'GET', target: '/v1/store/orders', header: (name) => (name === 'Authorization' ? `Bearer ${token}` : null), signal: undefined, bodyExceeds: () => false }, new URL('http://localhost/v1/store/orders'))
+    const list = (token: string) => internalsOf(sim).dispatcher.route({ method: 'GET', target: '/v1/store/orders', header: (name: string) => (name === 'Authorization' ? `Bearer ${token}` : null), signal: undefined, bodyExceeds: () => false }, new URL('http://localhost/v1/store/orders'))
     for (let index = 0; index < 3; index++) expect((await list(KEY))?.status).toBe(200)
     expect((await list(KEY))?.status).toBe(429)
     const junk = 'j'.repeat(2_000)

@@ -135,16 +135,16 @@ describe('scenario files', () => {
   test('carry latency, faults and rate limits; the built-in flaky-network and slow-cancel use them', async () => {
     const { createSimulator } = await import('../src/index.js')
     const slow = createSimulator({ scenario: 'slow-cancel' })
-    expect(slow.controls.latency()).toEqual({ cancelOrder: { min: 2000, max: 3000 } })
+    expect(slow.latency()).toEqual({ cancelOrder: { min: 2000, max: 3000 } })
     const flaky = createSimulator({ scenario: 'flaky-network' })
-    expect(flaky.controls.latency()).toEqual({ default: { min: 50, max: 400 } })
+    expect(flaky.latency()).toEqual({ default: { min: 50, max: 400 } })
     expect(flaky.faults().map((fault) => [fault.operation, fault.kind, fault.status ?? null, fault.probability])).toEqual([
       ['listOrders', 'network', null, 0.05],
       ['listOrders', 'status', 503, 0.05],
       ['cancelOrder', 'status', 503, 0.2],
     ])
     // A simulator option wins over the scenario's; reset brings the scenario's controls back.
-    expect(createSimulator({ scenario: 'slow-cancel', latency: 0 }).controls.latency()).toEqual({ default: { min: 0, max: 0 } })
+    expect(createSimulator({ scenario: 'slow-cancel', latency: 0 }).latency()).toEqual({ default: { min: 0, max: 0 } })
     flaky.clearFaults()
     flaky.reset()
     expect(flaky.faults()).toHaveLength(3)
@@ -153,7 +153,7 @@ describe('scenario files', () => {
   test('with a rate limit and a fault of their own, and bad ones refused by field', async () => {
     const { createSimulator } = await import('../src/index.js')
     const sim = createSimulator({ scenario: { name: 'limited', rateLimit: '5/1m', faults: [{ operation: 'getPetById', kind: 'network' }] } })
-    expect(sim.controls.rateLimit()).toEqual({ limit: 5, windowSeconds: 60 })
+    expect(sim.rateLimit()).toEqual({ limit: 5, windowSeconds: 60 })
     expect(sim.faults()).toHaveLength(1)
     expect(() => createSimulator({ scenario: { name: 'bad', faults: [{ operation: 'listOrders', kind: 'status', status: 418 }] } })).toThrow(
       'Failed to load scenario "bad": faults[0]: "status" goes with kind "status" and is one of 500, 502, 503, 504, got 418.',

@@ -1,13 +1,13 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { ErrorCode } from '../src/index.js'
-import { createHandlers } from '../src/handlers.js'
-import { createOperations } from '../src/operations.js'
-import { createJournal } from '../src/journal.js'
-import { createControls } from '../src/controls.js'
-import type { OrderStore } from '../src/order-store.js'
-import { parseApiBase } from '../src/routes.js'
-import { withUnhandledStrategy } from '../src/unhandled-requests.js'
+import { createControls } from '../src/core/controls/controls.js'
+import { createDispatcher } from '../src/core/dispatch/dispatcher.js'
+import { parseApiBase } from '../src/core/operations/routing.js'
+import { createJournal } from '../src/core/state/journal.js'
+import type { OrderStore } from '../src/core/state/order-store.js'
+import { createHandlers } from '../src/transports/msw/handlers.js'
+import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
 import { expectResponseMatchesContract } from './support/contract.js'
 import { API, KEY } from './support/harness.js'
 
@@ -52,7 +52,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
     change: () => Promise.reject(broken),
   }
   server.use(
-    ...createHandlers(parseApiBase('/v1'), createOperations({
+    ...createHandlers(parseApiBase('/v1'), createDispatcher({
       base: parseApiBase('/v1'),
       instanceFor: () => ({
         store,
@@ -61,7 +61,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
         journal: createJournal(10),
       }),
       journal: createJournal(10),
-      deprecationHeaders: {},
+      config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },
       fallthrough: false,
       bodyLimit: 1024,
     })),

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
-import { createSimulator, type AfterCancel, type Simulator } from '../src/index.js'
+import type { AfterCancel } from '../src/core/glossary.js'
+import { createSimulator, type Simulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
 

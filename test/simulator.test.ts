@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { createHarness, KEY } from './support/harness.js'
-import { withUnhandledStrategy } from '../src/unhandled-requests.js'
+import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
 
 const server = setupServer()
 beforeAll(() => server.listen(withUnhandledStrategy(server, {}, 'bypass')))

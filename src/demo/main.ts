@@ -3,7 +3,7 @@
 // a bearer key. The only simulator-specific code is the worker start and the
 // scenario picker.
 import { startSimulatorWorker } from '../browser.js'
-import type { ErrorBody } from '../glossary.js'
+import type { ErrorBody } from '../core/glossary.js'
 
 const API = 'https://api.petstore.example/v1'
 const headers = { Authorization: 'Bearer petstore-test-key' }

@@ -3,7 +3,7 @@
 // Request and Response per request) instead of the standalone server's front
 // door. Usage: node express-app-server.mjs <scenario-file> <port>
 import { createServer } from 'node:http'
-import { createSimulatorApp } from '../../dist/src/express-app.js'
+import { createSimulatorApp } from '../../dist/src/server.js'
 
 const { app } = createSimulatorApp({ scenario: process.argv[2] })
 const server = createServer(app).listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => console.log(`ready ${server.address().port}`))

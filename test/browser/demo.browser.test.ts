@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createSimulatorApp } from '../../src/express-app.js'
+import { createSimulatorApp } from '../../src/server.js'
 import { ROOT } from '../support/cli-process.js'
 import { listen, type Listening } from '../support/serve.js'
 

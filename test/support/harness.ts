@@ -1,10 +1,10 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js'
-import { createSimulatorApp } from '../../src/express-app.js'
+import { createSimulatorApp } from '../../src/server.js'
 import { expectResponseMatchesContract, findOperation } from './contract.js'
 import { listen, type Listening } from './serve.js'
-import { withUnhandledStrategy } from '../../src/unhandled-requests.js'
+import { withUnhandledStrategy } from '../../src/transports/msw/unhandled-requests.js'
 
 /** The production address of the spec; any origin with /v1 is intercepted by default. */
 export const API = 'https://api.petstore.example/v1'

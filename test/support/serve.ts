@@ -2,8 +2,8 @@ import type { RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach } from 'vitest'
 import type { Simulator } from '../../src/index.js'
-import { createSimulatorApp, type SimulatorAppOptions } from '../../src/express-app.js'
-import { createHttpServer } from '../../src/server.js'
+import { createSimulatorApp, type SimulatorAppOptions } from '../../src/server.js'
+import { createHttpServer } from '../../src/transports/node/http-server.js'
 
 export interface Listening {
   origin: string

@@ -1,0 +1,168 @@
+import { ApiError } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { parseInt64 } from '../int64.js'
+import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
+import { ValidationError } from '../validation-error.js'
+import { isWhole } from './latency.js'
+
+export type FaultKind = 'status' | 'network' | 'hang' | 'slow-body' | 'malformed-json'
+
+/** What a fault does and when. Exactly one of `times` and `probability` may be given (neither: every time). */
+export interface FaultInput {
+  operation: OperationId
+  /** Only requests that act on this order (cancelOrder). */
+  orderId?: number | string
+  kind: FaultKind
+  /** For `status`: 500 (default), 502, 503 or 504. */
+  status?: number
+  /** For `status` 503: seconds in the Retry-After header (default 1). */
+  retryAfter?: number
+  /** For `slow-body`: how long the body takes to arrive, in ms (default 2000). For `hang`: the longest it hangs (default 600000). */
+  durationMs?: number
+  /** Fail this many times, then behave again. */
+  times?: number
+  /** Fail with this probability (0 to 1). */
+  probability?: number
+}
+
+export interface Fault extends FaultInput {
+  id: number
+  /** How many more times it fires (`null`: no limit). */
+  remaining: number | null
+}
+
+/** How many faults one simulator (or session) holds at once. */
+export const MAX_FAULTS = 100
+const MAX_DURATION_MS = 600_000
+
+const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
+  500: ErrorCode.InternalError,
+  502: ErrorCode.BadGateway,
+  503: ErrorCode.ServiceUnavailable,
+  504: ErrorCode.GatewayTimeout,
+}
+const FAULT_KINDS: readonly FaultKind[] = ['status', 'network', 'hang', 'slow-body', 'malformed-json']
+const FAULT_FIELDS = ['operation', 'orderId', 'kind', 'status', 'retryAfter', 'durationMs', 'times', 'probability']
+
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError(field, message)
+}
+
+/** A fault's order id as a canonical int64, so that a request's id is compared as a string. */
+function faultOrderId(orderId: unknown): number | string {
+  const key = typeof orderId === 'number' && Number.isSafeInteger(orderId) ? String(orderId) : typeof orderId === 'string' ? parseInt64(orderId) : null
+  if (key === null) {
+    const shown = typeof orderId === 'string' && orderId.length > 40 ? `${orderId.slice(0, 40)}… (${orderId.length} characters)` : JSON.stringify(orderId)
+    throw invalid('orderId', `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`)
+  }
+  return typeof orderId === 'number' ? orderId : key
+}
+
+/** The optional numbers of a fault, each checked against its own range. */
+function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void {
+  const { status, retryAfter, durationMs, times, probability } = record
+  if (status !== undefined) {
+    if (fault.kind !== 'status' || typeof status !== 'number' || STATUS_CODES[status] === undefined) {
+      throw invalid('status', `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${JSON.stringify(status)}.`)
+    }
+    fault.status = status
+  }
+  if (retryAfter !== undefined) {
+    if (!isWhole(retryAfter)) throw invalid('retryAfter', `"retryAfter" must be whole seconds, got ${JSON.stringify(retryAfter)}.`)
+    fault.retryAfter = retryAfter
+  }
+  if (durationMs !== undefined) {
+    if (!isWhole(durationMs) || durationMs > MAX_DURATION_MS) {
+      throw invalid('durationMs', `"durationMs" must be whole milliseconds up to ${MAX_DURATION_MS}, got ${JSON.stringify(durationMs)}.`)
+    }
+    fault.durationMs = durationMs
+  }
+  if (times !== undefined && probability !== undefined) throw invalid('times', 'Give "times" or "probability", not both.')
+  if (times !== undefined) {
+    if (!isWhole(times, 1)) throw invalid('times', `"times" must be a whole number of 1 or more, got ${JSON.stringify(times)}.`)
+    fault.times = times
+  }
+  if (probability !== undefined) {
+    if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) {
+      throw invalid('probability', `"probability" must be between 0 and 1, got ${JSON.stringify(probability)}.`)
+    }
+    fault.probability = probability
+  }
+}
+
+/** Checks a fault description; the error names the field at fault. */
+export function parseFault(input: unknown): FaultInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid('fault', 'A fault is a JSON object with at least "operation" and "kind".')
+  const record = input as Record<string, unknown>
+  const unknown = Object.keys(record).filter((key) => !FAULT_FIELDS.includes(key))
+  if (unknown.length > 0) {
+    throw invalid(unknown[0] ?? 'fault', `Unknown fault field ${unknown.map((key) => `"${key}"`).join(', ')}; the fields are ${FAULT_FIELDS.join(', ')}.`)
+  }
+  const { operation, orderId, kind } = record
+  if (typeof operation !== 'string' || !(OPERATION_IDS as readonly string[]).includes(operation)) {
+    throw invalid('operation', `"operation" must be one of ${OPERATION_IDS.join(', ')}, got ${JSON.stringify(operation)}.`)
+  }
+  if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
+    throw invalid('kind', `"kind" must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`)
+  }
+  const fault: FaultInput = { operation: operation as OperationId, kind: kind as FaultKind }
+  if (orderId !== undefined) {
+    if (operation !== 'cancelOrder') throw invalid('orderId', '"orderId" applies to cancelOrder only.')
+    fault.orderId = faultOrderId(orderId)
+  }
+  faultNumbers(record, fault)
+  return fault
+}
+
+/** The Error body of a `status` fault. */
+export function faultError(fault: Fault): ApiError {
+  const status = fault.status ?? 500
+  const headers: Record<string, string> = status === 503 ? { 'Retry-After': String(fault.retryAfter ?? 1) } : {}
+  const message = `Injected fault #${fault.id}: ${fault.operation} answers ${status} on purpose.`
+  return new ApiError(status, STATUS_CODES[status] ?? ErrorCode.InternalError, message, headers)
+}
+
+/** The faults of one state, in the order they were added. */
+export interface FaultList {
+  add(input: FaultInput): Fault
+  list(): Fault[]
+  remove(id: number): boolean
+  clear(): void
+  /** The fault that fires for this request, if any, counted down. */
+  take(operation: OperationId, orderId: string | null, random: () => number): Fault | undefined
+}
+
+export function createFaultList(): FaultList {
+  let faults: Fault[] = []
+  let nextId = 1
+  return {
+    add(input) {
+      if (faults.length >= MAX_FAULTS) {
+        throw invalid('faults', `At most ${MAX_FAULTS} faults can be active at once; remove some first (DELETE /__sim/faults).`)
+      }
+      const fault: Fault = { ...input, id: nextId++, remaining: input.times ?? null }
+      faults.push(fault)
+      return { ...fault }
+    },
+    list: () => faults.map((fault) => ({ ...fault })),
+    remove(id) {
+      const before = faults.length
+      faults = faults.filter((fault) => fault.id !== id)
+      return faults.length < before
+    },
+    clear() {
+      faults = []
+    },
+    take(operation, orderId, random) {
+      if (faults.length === 0) return undefined
+      const fault = faults.find((candidate) => candidate.operation === operation && (candidate.orderId === undefined || String(candidate.orderId) === orderId))
+      if (fault === undefined) return undefined
+      if (fault.probability !== undefined && random() >= fault.probability) return undefined
+      if (fault.remaining !== null) {
+        fault.remaining -= 1
+        if (fault.remaining <= 0) faults = faults.filter((candidate) => candidate !== fault)
+      }
+      return { ...fault }
+    },
+  }
+}

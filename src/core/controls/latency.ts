@@ -1,0 +1,70 @@
+import type { OperationId } from '../operations/registry.js'
+import { OPERATION_IDS } from '../operations/registry.js'
+import { ValidationError } from '../validation-error.js'
+
+/** A delay in milliseconds: fixed, or drawn uniformly from a range. */
+export interface Latency {
+  min: number
+  max: number
+}
+
+/** `50`, `"50"`, `"50-400"` or `{ min, max }`, in milliseconds. */
+export type LatencyInput = number | string | Latency
+
+/** Latency for every operation, with per-operation overrides. */
+export type LatencySettings = { default?: LatencyInput } & Partial<Record<OperationId, LatencyInput>>
+
+/** Latency settings once read: ranges by operation, `default` for the others. */
+export type LatencyRanges = Partial<Record<OperationId | 'default', Latency>>
+
+const MAX_LATENCY_MS = 60_000
+
+export function isWhole(value: unknown, min = 0): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min
+}
+
+/** Reads a latency: `50`, `"50"`, `"50-400"` or `{ min, max }` (ms, at most 60,000). */
+export function parseLatency(input: unknown, field = 'latency'): Latency {
+  let min: unknown
+  let max: unknown
+  if (typeof input === 'number') {
+    min = input
+    max = input
+  } else if (typeof input === 'string' && /^\d+(-\d+)?$/.test(input.trim())) {
+    const [low, high] = input.trim().split('-').map(Number)
+    min = low
+    max = high ?? low
+  } else if (typeof input === 'object' && input !== null && 'min' in input && 'max' in input) {
+    min = input.min
+    max = input.max
+  }
+  if (!isWhole(min) || !isWhole(max) || min > max || max > MAX_LATENCY_MS) {
+    throw new ValidationError(
+      field,
+      `${field} must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } (at most ${MAX_LATENCY_MS}), got ${JSON.stringify(input)}.`,
+    )
+  }
+  return { min, max }
+}
+
+/** Reads latency settings: one value for every operation, or `{ default, <operationId>... }`. */
+export function parseLatencySettings(input: unknown): LatencyRanges {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || ('min' in input && 'max' in input)) {
+    return { default: parseLatency(input) }
+  }
+  const settings: LatencyRanges = {}
+  for (const [key, value] of Object.entries(input)) {
+    if (key !== 'default' && !(OPERATION_IDS as readonly string[]).includes(key)) {
+      throw new ValidationError('latency', `Unknown latency key "${key}"; use default, ${OPERATION_IDS.join(', ')}.`)
+    }
+    settings[key as OperationId | 'default'] = parseLatency(value, `latency.${key}`)
+  }
+  return settings
+}
+
+/** The delay before answering `operation`, drawn from its range. */
+export function drawDelay(ranges: LatencyRanges, operation: OperationId, random: () => number): number {
+  const range = ranges[operation] ?? ranges.default
+  if (range === undefined || range.max === 0) return 0
+  return range.min + Math.floor(random() * (range.max - range.min + 1))
+}

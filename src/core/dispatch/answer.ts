@@ -1,0 +1,48 @@
+import { errorReply, payloadTooLarge } from '../api-error.js'
+import type { Int64Key } from '../int64.js'
+import type { OperationId } from '../operations/registry.js'
+import type { Reply, SimRequest } from '../reply.js'
+import { arrival, elapsedSince, type JournalWriter } from '../state/journal.js'
+
+/** Where one request is recorded, and what it may send. */
+export interface AnswerContext {
+  journal: JournalWriter
+  bodyLimit: number
+  /** The request found its session dropped and got a fresh one. */
+  sessionRecreated: boolean
+}
+
+/** What the journal says of a request besides its status. */
+export interface AnswerSubject {
+  operation: OperationId | null
+  orderId: Int64Key | null
+  /** Headers every answer carries, errors included. */
+  headers: Readonly<Record<string, string>>
+}
+
+/**
+ * Answers one request and records it in the journal. Every failure, expected
+ * or not, leaves as an Error body, never a stack trace.
+ */
+export async function answer(context: AnswerContext, request: SimRequest, subject: AnswerSubject, produce: () => Reply | Promise<Reply>): Promise<Reply> {
+  const { time, started } = arrival()
+  let reply: Reply
+  try {
+    // A transport limit, so it comes before authentication, as in any HTTP server.
+    if (await request.bodyExceeds(context.bodyLimit)) throw payloadTooLarge(context.bodyLimit)
+    reply = await produce()
+  } catch (error) {
+    reply = errorReply(error, subject.headers)
+  }
+  context.journal.record({
+    time,
+    method: request.method,
+    path: request.target,
+    status: reply.status,
+    duration: elapsedSince(started),
+    operation: subject.operation,
+    orderId: subject.orderId,
+    sessionRecreated: context.sessionRecreated,
+  })
+  return reply
+}

@@ -1,0 +1,27 @@
+import type { Reply } from '../reply.js'
+import { serializeOrders } from '../state/serialize-orders.js'
+import { JSON_HEADERS, preferredUnauthorized, type OperationDefinition, type OperationState } from './operation.js'
+
+/** The list body, serialised once per version of the orders rather than once per request. */
+function listReply(state: OperationState): Reply {
+  const { exposeStatus } = state.settings()
+  const version = state.store.version()
+  let cached = state.listCache
+  if (cached?.version !== version || cached.exposeStatus !== exposeStatus) {
+    cached = { version, exposeStatus, body: new TextEncoder().encode(serializeOrders(state.store.all(), exposeStatus)) }
+    state.listCache = cached
+  }
+  return { status: 200, headers: JSON_HEADERS, body: cached.body }
+}
+
+/** `GET /store/orders`: every order, in one JSON array (the spec shows no paging). */
+export const listOrders = {
+  id: 'listOrders',
+  method: 'GET',
+  path: '/store/orders',
+  answer: ({ state }) => listReply(state),
+  preferred(status, { state }) {
+    if (status === 401) throw preferredUnauthorized()
+    return listReply(state)
+  },
+} as const satisfies OperationDefinition<'listOrders'>

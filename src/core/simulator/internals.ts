@@ -1,0 +1,31 @@
+import type { Dispatcher } from '../dispatch/dispatcher.js'
+import type { ApiBase } from '../operations/routing.js'
+import type { JournalWriter } from '../state/journal.js'
+import type { FailValidation } from './view.js'
+import type { SimulatorCore, SimulatorView } from './types.js'
+
+/** What the transports need of a simulator beyond its public API. */
+export interface SimulatorInternals {
+  dispatcher: Dispatcher
+  base: ApiBase
+  bodyLimit: number
+  /** The simulator's own journal, for what a transport answers itself (a 404 outside the API). */
+  journal: JournalWriter
+  /** The view an edge acts through: the simulator's own (`sessionId` null) or a session's, its input errors mapped by `fail`. */
+  view(sessionId: string | null, fail: FailValidation): SimulatorView
+}
+
+// Not in any public type: a transport reaches the internals through `internalsOf` only.
+const INTERNALS = Symbol('petstore-orders-simulator internals')
+
+export function attachInternals<T extends SimulatorCore>(sim: T, internals: SimulatorInternals): T {
+  // Enumerable, so that a copy made with spread (`{ ...sim, handlers }`) is served alike; symbols stay out of keys and JSON.
+  Object.defineProperty(sim, INTERNALS, { value: internals, enumerable: true, writable: false })
+  return sim
+}
+
+export function internalsOf(sim: SimulatorCore): SimulatorInternals {
+  const internals = (sim as unknown as Record<symbol, SimulatorInternals | undefined>)[INTERNALS]
+  if (internals === undefined) throw new TypeError('This simulator was not made by this copy of petstore-orders-simulator (createSimulator).')
+  return internals
+}

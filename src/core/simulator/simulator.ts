@@ -1,0 +1,60 @@
+import { invalidRequest } from '../api-error.js'
+import { assertAuthorized } from '../bearer-auth.js'
+import { createDispatcher } from '../dispatch/dispatcher.js'
+import { mapValidation, type ValidationError } from '../validation-error.js'
+import { createInstanceFactory } from './instance.js'
+import { attachInternals } from './internals.js'
+import { checkOptions, checkSeed } from './options.js'
+import { createSessions, SESSION_HEADER } from './sessions.js'
+import type { SimulatorCore, SimulatorOptions } from './types.js'
+import { createView, type FailValidation } from './view.js'
+
+/** The in-process edge: a bad input is a `TypeError` saying what failed. */
+export const failInProcess: FailValidation = (error, action) => {
+  throw new TypeError(`Failed to ${action} the simulator: ${error.message}`)
+}
+
+/** The HTTP edge of the operations: a bad session id is a 400. */
+const failRequest = (error: ValidationError): never => {
+  throw invalidRequest(error.message)
+}
+
+/**
+ * Creates an independent simulator of the Petstore Orders Service, with no
+ * transport: its own orders, keys, controls, journal and sessions.
+ */
+export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
+  const checked = mapValidation(() => checkOptions(options), (error) => failInProcess(error, 'create'))
+  const factory = createInstanceFactory(options, checked)
+  const seed = mapValidation(() => checkSeed(options.seed), (error) => failInProcess(error, 'create'))
+  const root = factory.create(factory.load(options.scenario ?? 'default', seed))
+  const sessions = createSessions(checked, () => root.active, factory.create)
+
+  const dispatcher = createDispatcher({
+    base: checked.base,
+    instanceFor(request) {
+      const id = request.header(SESSION_HEADER)
+      if (id === null || id === '') return root
+      // Only a request with an accepted key makes a session: others cannot fill memory with them.
+      const beforeCreate = (active: typeof root.active) => assertAuthorized(request.header('Authorization'), active.settings.acceptedKeys)
+      return mapValidation(() => sessions.get(id, beforeCreate), failRequest)
+    },
+    journal: root.journal,
+    config: { deprecation: checked.deprecation },
+    fallthrough: options.fallthrough ?? false,
+    bodyLimit: checked.bodyLimit,
+  })
+
+  const view = (sessionId: string | null, fail: FailValidation) => {
+    if (sessionId === null) return createView(() => root, factory, checked, fail)
+    mapValidation(() => sessions.get(sessionId), (error) => fail(error, 'open a session of'))
+    return createView(() => sessions.get(sessionId), factory, checked, fail)
+  }
+  const sim: SimulatorCore = Object.assign(view(null, failInProcess), {
+    session: (id: string) => view(id, failInProcess),
+    sessions: () => sessions.list(),
+    endSession: (id: string) => sessions.end(id),
+  })
+  return attachInternals(sim, { dispatcher, base: checked.base, bodyLimit: checked.bodyLimit, journal: root.journal, view })
+}
+

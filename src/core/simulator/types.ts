@@ -1,0 +1,145 @@
+import type { Fault, FaultInput } from '../controls/faults.js'
+import type { LatencyInput, LatencyRanges, LatencySettings } from '../controls/latency.js'
+import type { RateLimit } from '../controls/rate-limit.js'
+import type { AfterCancel, DeprecationDates, Order } from '../glossary.js'
+import type { Scenario } from '../scenario/scenario.js'
+import type { RequestJournal } from '../state/journal.js'
+
+export interface SimulatorOptions {
+  /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
+  scenario?: string | Scenario
+  /** Replaces the seed of the scenario's order generator. */
+  seed?: number
+  /**
+   * Where the API lives. A path (default `"/v1"`) matches it on any origin,
+   * so both production and staging addresses are intercepted; an absolute URL
+   * such as `"https://api.petstore.example/v1"` pins one origin.
+   */
+  baseUrl?: string
+  /** Send each order's `status` in the list. Overrides the scenario's own setting. */
+  exposeStatus?: boolean
+  /** `"keep"` a cancelled order in the list, or `"remove"` it. Overrides the scenario's own setting. */
+  afterCancel?: AfterCancel
+  /** The dates the deprecated pets operation announces. */
+  deprecation?: Partial<Record<keyof DeprecationDates, Date | string>>
+  /**
+   * By default a request under the base URL that no operation takes is
+   * answered like a real server would: 405 `method_not_allowed` with `Allow`
+   * on a known path, 404 `not_found` elsewhere. `true` leaves such requests
+   * to your other handlers and to msw's `onUnhandledRequest`.
+   */
+  fallthrough?: boolean
+  /** How many of the latest requests the journal keeps (default 1000; 0 keeps none). */
+  journalSize?: number
+  /** Requests whose body is larger get 413 `payload_too_large` (default 1 MiB), as over HTTP. */
+  bodyLimit?: number
+  /** Delay every answer: `50`, `"50-400"`, or per operation `{ default, listOrders, cancelOrder, getPetById }`. */
+  latency?: LatencyInput | LatencySettings
+  /** Faults present from the start (and again after every reset). */
+  faults?: FaultInput[]
+  /** Per API key, e.g. `"100/60s"`: then 429 `rate_limited` and RateLimit headers. Off by default. */
+  rateLimit?: string | RateLimit
+  /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
+  sessions?: { max?: number; idleSeconds?: number }
+}
+
+export interface ResetOptions {
+  /** Replaces the seed of the scenario's order generator from now on. */
+  seed?: number
+}
+
+/** The one-argument form of `reset`, shaped like the body of the admin API's reset. */
+export interface ResetRequest extends ResetOptions {
+  scenario?: string | Scenario
+}
+
+/** Which scenario is loaded, and where it came from. */
+export interface LoadedScenario {
+  name: string
+  description: string
+  /** Its built-in name, a file path, or its name when given as an object. */
+  source: string
+}
+
+/** A snapshot of what a simulator is serving. */
+export interface SimulatorState {
+  /** The current scenario's name. */
+  scenario: string
+  description: string
+  /** Where it came from: its built-in name, a file path, or its name when given as an object. */
+  source: string
+  apiKeys: string[]
+  /** The generator seed in force, or null for the scenario's own. */
+  seed: number | null
+  options: { baseUrl: string; exposeStatus: boolean; afterCancel: AfterCancel; deprecation: DeprecationDates }
+  orders: Order[]
+}
+
+/** The in-process API over one state: the simulator's own, or one session's. */
+export interface SimulatorView {
+  /**
+   * Puts every order back to the initial state of a scenario: the current one
+   * when none is given. A scenario that fails to load leaves the state as it was.
+   * @example
+   * sim.reset()                                // the current scenario, from scratch
+   * sim.reset('shipped')                       // switch scenario
+   * sim.reset('default', { seed: 7 })          // switch, with another generator seed
+   * sim.reset({ scenario: 'shipped', seed: 7 }) // the same as one object
+   */
+  reset(scenario?: string | Scenario | ResetRequest, options?: ResetOptions): Promise<void>
+  /** The current orders, status included, in list order. */
+  orders(): Order[]
+  /** What the simulator serves now: scenario, options and orders. */
+  state(): SimulatorState
+  /** The scenario loaded now, without the orders (cheap, unlike `state()`). */
+  scenario(): LoadedScenario
+  /** The latest requests the handlers answered, oldest first (bounded by `journalSize`). */
+  readonly journal: RequestJournal
+  /**
+   * Misbehaviour on purpose, until the next reset (which restores the
+   * simulator's own `latency`, `faults` and `rateLimit` options).
+   * @example
+   * sim.addFault({ operation: 'cancelOrder', kind: 'status', status: 503, times: 2 })
+   * sim.setLatency('50-400')
+   * sim.setRateLimit('100/60s')
+   */
+  addFault(fault: FaultInput): Fault
+  faults(): Fault[]
+  removeFault(id: number): boolean
+  clearFaults(): void
+  setLatency(latency: LatencyInput | LatencySettings | null): void
+  /** The latency in force, as ranges in ms by operation (`default` for the others); `{}` for none. */
+  latency(): LatencyRanges
+  setRateLimit(limit: string | RateLimit | null): void
+  /** The rate limit in force, or null. */
+  rateLimit(): RateLimit | null
+}
+
+/** A session as `sessions()` lists it. */
+export interface SessionInfo {
+  id: string
+  scenario: string
+  created: string
+  lastUsed: string
+  /** How many requests its journal holds. */
+  requests: number
+  /** Why a session with this id had been dropped before this one was made afresh (`evicted`, `expired`), or null. */
+  recreated: 'evicted' | 'expired' | null
+}
+
+/** A simulator without a transport: its state and the sessions beside it. */
+export interface SimulatorCore extends SimulatorView {
+  /**
+   * The state of one session: requests carrying `X-Sim-Session: <id>` act on
+   * it. Created on first use from the simulator's current scenario, at its
+   * initial state. Sessions are bounded (least recently used go first) and
+   * expire when idle.
+   * @example
+   * const mine = sim.session('test-run-7')
+   * mine.reset('shipped')
+   * await fetch(url, { headers: { 'X-Sim-Session': 'test-run-7', ...auth } })
+   */
+  session(id: string): SimulatorView
+  sessions(): SessionInfo[]
+  endSession(id: string): boolean
+}

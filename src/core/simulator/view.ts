@@ -1,0 +1,70 @@
+import { parseFault } from '../controls/faults.js'
+import { parseLatencySettings } from '../controls/latency.js'
+import { parseRateLimit } from '../controls/rate-limit.js'
+import type { Scenario } from '../scenario/scenario.js'
+import { toOrder } from '../state/order-store.js'
+import { mapValidation, type ValidationError } from '../validation-error.js'
+import type { InstanceFactory, SimulatorInstance } from './instance.js'
+import { checkSeed, type CheckedOptions } from './options.js'
+import type { ResetRequest, SimulatorView } from './types.js'
+
+/** How an edge turns a `ValidationError` into its own failure; `action` says what was being done ("configure", "reset"). */
+export type FailValidation = (error: ValidationError, action: string) => never
+
+/**
+ * Tells `reset({ scenario, seed })` from `reset(scenarioObject)`: a request
+ * has only those two fields. Anything else is read as a scenario, so a
+ * scenario that lacks its name is refused rather than taken for a request.
+ */
+function isResetRequest(value: unknown): value is ResetRequest {
+  return typeof value === 'object' && value !== null && Object.keys(value).every((key) => key === 'scenario' || key === 'seed')
+}
+
+/** The in-process API over one state; its inputs' errors go to `fail`. */
+export function createView(target: () => SimulatorInstance, factory: InstanceFactory, checked: CheckedOptions, fail: FailValidation): SimulatorView {
+  const checkedBy = <T>(action: string, read: () => T): T => mapValidation(read, (error) => fail(error, action))
+  const controls = () => target().controls
+  return {
+    get journal() {
+      const journal = target().journal
+      return { capacity: journal.capacity, entries: () => journal.entries(), clear: () => journal.clear() }
+    },
+    addFault: (fault) => checkedBy('configure', () => controls().addFault(parseFault(fault))),
+    faults: () => controls().faults(),
+    removeFault: (id) => controls().removeFault(id),
+    clearFaults: () => controls().clearFaults(),
+    setLatency: (latency) => controls().setLatency(latency === null ? {} : checkedBy('configure', () => parseLatencySettings(latency))),
+    latency: () => controls().latency(),
+    setRateLimit: (limit) => controls().setRateLimit(limit === null ? null : checkedBy('configure', () => parseRateLimit(limit))),
+    rateLimit: () => controls().rateLimit(),
+    reset(scenarioOrRequest?: string | Scenario | ResetRequest, resetOptions = {}) {
+      const instance = target()
+      const request: ResetRequest = isResetRequest(scenarioOrRequest) ? { ...scenarioOrRequest, ...resetOptions } : { scenario: scenarioOrRequest, ...resetOptions }
+      const { active } = instance
+      const seed = request.seed === undefined ? active.seed : checkedBy('reset', () => checkSeed(request.seed))
+      // Load fully before touching the store: a bad scenario changes nothing.
+      const next =
+        request.scenario !== undefined ? factory.load(request.scenario, seed)
+        : seed !== active.seed ? factory.activate(active.scenario, active.source, seed)
+        : active
+      return factory.reload(instance, next)
+    },
+    orders: () => target().store.all().map(toOrder),
+    scenario() {
+      const { active } = target()
+      return { name: active.scenario.name, description: active.scenario.description, source: active.source }
+    },
+    state() {
+      const { active, store } = target()
+      return {
+        scenario: active.scenario.name,
+        description: active.scenario.description,
+        source: active.source,
+        apiKeys: [...active.scenario.apiKeys],
+        seed: active.seed ?? null,
+        options: { baseUrl: checked.baseUrl, exposeStatus: active.settings.exposeStatus, afterCancel: active.settings.afterCancel, deprecation: { ...checked.deprecation } },
+        orders: store.all().map(toOrder),
+      }
+    },
+  }
+}

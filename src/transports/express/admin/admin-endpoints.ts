@@ -1,0 +1,45 @@
+import type { RequestHandler } from 'express'
+import { ApiError } from '../../../core/api-error.js'
+import { ErrorCode } from '../../../core/error-codes.js'
+import { OPERATION_IDS } from '../../../core/operations/registry.js'
+import { sendError } from '../../node/node-edge.js'
+
+/** What `GET /__sim` lists. */
+export const ADMIN_ENDPOINTS: readonly string[] = [
+  'GET /__sim/scenarios',
+  'POST /__sim/reset {"scenario"?: name, "seed"?: number}',
+  'GET /__sim/state',
+  'GET /__sim/requests',
+  'DELETE /__sim/requests',
+  'GET /__sim/faults',
+  'POST /__sim/faults {"operation", "kind", "status"?, "orderId"?, "times"?, "probability"?, ...}',
+  'DELETE /__sim/faults (all) or /__sim/faults/:id',
+  `GET, PUT /__sim/latency 50 | "50-400" | {"default"?, ${OPERATION_IDS.map((id) => `"${id}"?`).join(', ')}} | null`,
+  'GET, PUT /__sim/rate-limit "100/60s" | {"limit", "windowSeconds"} | null',
+  'GET /__sim/sessions, DELETE /__sim/sessions/:id (send X-Sim-Session with any call to act on that session)',
+  'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
+]
+
+/** The methods of each admin path, for the 405 of a wrong one. */
+const ALLOWED: Readonly<Record<string, string>> = {
+  '/': 'GET',
+  '/scenarios': 'GET',
+  '/reset': 'POST',
+  '/state': 'GET',
+  '/requests': 'GET, DELETE',
+  '/faults': 'GET, POST, DELETE',
+  '/latency': 'GET, PUT',
+  '/rate-limit': 'GET, PUT',
+  '/sessions': 'GET',
+}
+
+/** The 404 of an unknown admin path, the 405 of a known one with the wrong method. */
+export const adminFallback: RequestHandler = (req, res) => {
+  const methods = /^\/(faults|sessions)\/[^/]+$/.test(req.path) ? 'DELETE' : ALLOWED[req.path]
+  sendError(
+    res,
+    methods === undefined
+      ? new ApiError(404, ErrorCode.NotFound, `No admin endpoint at ${req.method} /__sim${req.path}. GET /__sim lists them.`)
+      : new ApiError(405, ErrorCode.MethodNotAllowed, `${req.method} is not allowed on /__sim${req.path}; use ${methods}.`, { Allow: methods }),
+  )
+}

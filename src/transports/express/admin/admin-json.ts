@@ -1,0 +1,29 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import { stringify } from 'lossless-json'
+import { invalidRequest } from '../../../core/api-error.js'
+import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
+
+/** The JSON value of an admin call's body, or `undefined` for none. */
+export function readJson(req: ExpressRequest): unknown {
+  const body: unknown = req.body
+  const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
+  if (text === '') return undefined
+  if (jsonTooDeep(text)) throw invalidRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw invalidRequest('The request body is not valid JSON.')
+  }
+}
+
+/** The body as a JSON object (none is `{}`). */
+export function readJsonObject(req: ExpressRequest): Record<string, unknown> {
+  const value = readJson(req) ?? {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidRequest('The request body must be a JSON object.')
+  return value as Record<string, unknown>
+}
+
+/** Sends a JSON value that may hold bigints (int64 ids beyond 2^53). */
+export function sendJson(res: ExpressResponse, status: number, value: unknown): void {
+  res.status(status).type('application/json').send(stringify(value) ?? 'null')
+}

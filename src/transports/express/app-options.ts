@@ -1,0 +1,44 @@
+import type { ApiError } from '../../core/api-error.js'
+import { checkBasePath } from '../../core/operations/routing.js'
+import { failInProcess } from '../../core/simulator/simulator.js'
+import type { LoadedScenario, SimulatorOptions } from '../../core/simulator/types.js'
+import { mapValidation } from '../../core/validation-error.js'
+import { createSimulator, type Simulator } from '../msw/msw-simulator.js'
+import type { HostCheckOptions } from '../node/host-check.js'
+
+export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
+  /** The path the API is served under (default `/v1`), on whatever host the server is reached by. */
+  basePath?: string
+  /** Serve the admin API under `/__sim` (default true). */
+  admin?: boolean
+  /** When set, every admin call must send `Authorization: Bearer <adminToken>` (401 otherwise). */
+  adminToken?: string
+  /**
+   * Host names (a leading dot for a domain and its subdomains) answered
+   * besides loopback names and addresses; `'all'` turns the Host check off.
+   * Any other Host gets 403 `forbidden_host`.
+   */
+  allowedHosts?: HostCheckOptions['allowedHosts']
+  /** Origins of web pages allowed to call the admin API besides loopback origins and the server's own. */
+  adminOrigins?: readonly string[]
+  /** Receives one line per request (`GET /v1/store/orders 200 1.2ms`); omit it for silence. */
+  log?: (line: string) => void
+  /** Receives every unexpected error (a simulator bug) that was answered with 500 `internal_error`. */
+  onError?: (error: unknown) => void
+  /** Serve this simulator instead of creating one from the options. */
+  simulator?: Simulator
+}
+
+/** What the standalone server hands the express app it makes on first use. */
+export interface InternalAppOptions extends SimulatorAppOptions {
+  /** The Host check of the address the server is bound to. */
+  hostCheck?: (header: string | undefined) => ApiError | null
+  /** The scenario the server started with: a scenario file stays reachable by name over the admin API whatever was loaded since. */
+  startedWith?: LoadedScenario
+}
+
+/** The simulator an app or server serves, and its base path, checked as the in-process API checks options. */
+export function simulatorFor(options: SimulatorAppOptions): { sim: Simulator; basePath: string } {
+  const basePath = mapValidation(() => checkBasePath(options.basePath), (error) => failInProcess(error, 'create'))
+  return { sim: options.simulator ?? createSimulator({ ...options, baseUrl: basePath }), basePath }
+}

@@ -1,0 +1,41 @@
+// A namespace import: with msw 1, which has no `http`, a named one would fail
+// before assertSupportedMsw() can say what to install.
+import * as msw from 'msw'
+import type { HttpHandler } from 'msw'
+import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
+import { OPERATIONS } from '../../core/operations/registry.js'
+import { isUnderBase, matchRoute, type ApiBase } from '../../core/operations/routing.js'
+import { fromFetch, toResponse } from './fetch-edge.js'
+
+type Params = { param: string; target: string }
+
+/**
+ * The msw handlers of the service: one per operation of the registry, then a
+ * catch-all that answers what a real server would for any other request under
+ * the base. Each hands the request to the dispatcher every transport shares.
+ */
+export function createHandlers(base: ApiBase, dispatcher: Dispatcher): HttpHandler[] {
+  const handlers = OPERATIONS.map((operation) =>
+    (operation.method === 'DELETE' ? msw.http.delete : msw.http.get)<Params>(
+      ({ request }) => {
+        const url = new URL(request.url)
+        const match = matchRoute(url, base)
+        return match?.operation === operation ? { matches: true, params: { param: match.param, target: url.pathname + url.search } } : false
+      },
+      async ({ request, params }) => toResponse(await dispatcher.operation(fromFetch(request, params.target), operation, params.param), request.method),
+    ),
+  )
+  if (dispatcher.answersUnknown) {
+    // Last, so that handlers placed before it (or added with `server.use()`) win.
+    handlers.push(
+      msw.http.all(
+        ({ request }) => isUnderBase(new URL(request.url), base),
+        async ({ request }) => {
+          const url = new URL(request.url)
+          return toResponse(await dispatcher.unknown(fromFetch(request, url.pathname + url.search), url), request.method)
+        },
+      ),
+    )
+  }
+  return handlers
+}

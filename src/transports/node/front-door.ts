@@ -1,0 +1,69 @@
+import type { IncomingMessage, RequestListener } from 'node:http'
+import type { ApiError } from '../../core/api-error.js'
+import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
+import { isAdminPath, logWhenFinished, NodeRequest, pathUrl, sendError, sendReply, setCorsHeaders, targetError } from './node-edge.js'
+
+/** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
+function forExpress(req: IncomingMessage, admin: boolean): boolean {
+  const { method, url = '' } = req
+  if (method === 'OPTIONS' || method === 'HEAD') return true
+  const length = req.headers['content-length']
+  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) return true
+  return admin && isAdminPath(url)
+}
+
+export interface FrontDoorOptions {
+  dispatcher: Dispatcher
+  /** Takes every request that is not the API's, and the API's with a body, HEAD or OPTIONS. */
+  app: RequestListener
+  /** Whether the admin API is on: under `ADMIN_PREFIX`, it wins over the API's base, as in the express app. */
+  admin: boolean
+  log?: ((line: string) => void) | undefined
+  /** Receives an unexpected error (a simulator bug) that was answered with 500. */
+  onError?: ((error: unknown) => void) | undefined
+  /** Checks the Host header first: a refused one is answered before anything else runs. */
+  hostCheck: (header: string | undefined) => ApiError | null
+}
+
+/**
+ * The standalone server's request listener. A bodiless request to the API
+ * goes straight to the dispatcher, the one msw's handlers call, and its
+ * answer is written from plain values: no Fetch `Request` or `Response` is
+ * built, no express middleware runs. Everything else goes to the express
+ * app, which answers the API too (through msw), identically.
+ */
+export function createFrontDoor({ dispatcher, app, admin, log, onError, hostCheck }: FrontDoorOptions): RequestListener {
+  return (req, res) => {
+    const refused = hostCheck(req.headers.host) ?? targetError(req.url)
+    if (refused !== null) {
+      if (log !== undefined) logWhenFinished(log, req, res)
+      sendError(res, refused)
+      return
+    }
+    if (forExpress(req, admin)) {
+      app(req, res)
+      return
+    }
+    let url: URL
+    try {
+      url = pathUrl(req.url as string)
+    } catch {
+      app(req, res)
+      return
+    }
+    const reply = dispatcher.route(new NodeRequest(req, res), url)
+    if (reply === null) {
+      app(req, res)
+      return
+    }
+    if (log !== undefined) logWhenFinished(log, req, res)
+    setCorsHeaders(req, res)
+    reply.then(
+      (answer) => sendReply(res, answer),
+      (error: unknown) => {
+        onError?.(error)
+        if (!res.headersSent) sendError(res, error)
+      },
+    )
+  }
+}
