@@ -1,4 +1,5 @@
-import { CliUsageError, helpText, parseCommandLine } from './cli/cli-options.js'
+import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-options.js'
+import { helpText } from './cli/flags.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { systemErrorCode } from './core/system-error-code.js'
 import { packageVersion } from './transports/node/package-root.js'
@@ -19,7 +20,9 @@ function describeStartupError(error: unknown, host: string, port: number): strin
     case 'ENOTFOUND':
       return `Failed to start the simulator: cannot listen on host "${host}" (not an address of this machine). Use --host 127.0.0.1.`
     default:
-      return error instanceof Error && error.message.startsWith('Failed to') ? error.message : `Failed to start the simulator: ${error instanceof Error ? error.message : String(error)}`
+      return error instanceof Error && error.message.startsWith('Failed to')
+        ? error.message
+        : `Failed to start the simulator: ${error instanceof Error ? error.message : String(error)}`
   }
 }
 
@@ -48,7 +51,7 @@ function shutDownOn(running: RunningSimulator): void {
 }
 
 async function main(): Promise<void> {
-  let command
+  let command: CliCommand
   try {
     command = parseCommandLine(process.argv.slice(2), process.env)
   } catch (error) {
@@ -71,7 +74,10 @@ async function main(): Promise<void> {
       ...options,
       ...(quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
       // The client gets a 500 without details; the operator gets the whole story.
-      onError: (error: unknown) => process.stderr.write(`Internal error (answered 500 internal_error): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+      onError: (error: unknown) =>
+        process.stderr.write(
+          `Internal error (answered 500 internal_error): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        ),
     })
   } catch (error) {
     process.stderr.write(`${describeStartupError(error, host, options.port ?? 4010)}\n`)

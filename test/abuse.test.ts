@@ -32,7 +32,11 @@ describe('any web page could drive the admin API', () => {
   test('a plain HTML form from another site (text/plain, no preflight) cannot reset: 403 forbidden_origin, state unchanged', async () => {
     const { origin, sim } = await serve({ scenario: 'pending' })
     await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: auth })
-    const answer = await send(origin, '/__sim/reset', { method: 'POST', headers: { Origin: evil, 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'cross-site' }, body: '{"scenario":"shipped"}' })
+    const answer = await send(origin, '/__sim/reset', {
+      method: 'POST',
+      headers: { Origin: evil, 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'cross-site' },
+      body: '{"scenario":"shipped"}',
+    })
     expect(answer.status).toBe(403)
     expect(JSON.parse(answer.body)).toMatchObject({ code: ErrorCode.ForbiddenOrigin, status: 403 })
     expect(sim.scenario().name).toBe('pending')
@@ -41,8 +45,19 @@ describe('any web page could drive the admin API', () => {
 
   test('nor add a fault, nor read the state, the journal or the sessions, whatever the method', async () => {
     const { origin, sim } = await serve({ scenario: 'pending' })
-    for (const [method, path] of [['POST', '/__sim/faults'], ['GET', '/__sim/state'], ['GET', '/__sim/requests'], ['GET', '/__sim/sessions'], ['PUT', '/__sim/latency'], ['OPTIONS', '/__sim/reset']] as const) {
-      const answer = await send(origin, path, { method, headers: { Origin: evil, 'Content-Type': 'application/json' }, body: method === 'POST' ? '{"operation":"cancelOrder","kind":"network"}' : method === 'PUT' ? '5000' : '' })
+    for (const [method, path] of [
+      ['POST', '/__sim/faults'],
+      ['GET', '/__sim/state'],
+      ['GET', '/__sim/requests'],
+      ['GET', '/__sim/sessions'],
+      ['PUT', '/__sim/latency'],
+      ['OPTIONS', '/__sim/reset'],
+    ] as const) {
+      const answer = await send(origin, path, {
+        method,
+        headers: { Origin: evil, 'Content-Type': 'application/json' },
+        body: method === 'POST' ? '{"operation":"cancelOrder","kind":"network"}' : method === 'PUT' ? '5000' : '',
+      })
       expect(answer.status, `${method} ${path}`).toBe(403)
       expect(answer.headers['access-control-allow-origin'], `${method} ${path}`).toBeUndefined()
       expect(answer.body).not.toContain(KEY)
@@ -76,7 +91,12 @@ describe('any web page could drive the admin API', () => {
 
   test('DNS rebinding: a Host naming another site is refused with 403 forbidden_host on the API, the admin API and the demo, before anything runs', async () => {
     const { origin, sim } = await serve({ scenario: 'pending' })
-    for (const [method, path] of [['DELETE', '/v1/store/orders/1'], ['GET', '/__sim/state'], ['GET', '/__sim/demo/'], ['POST', '/__sim/reset']] as const) {
+    for (const [method, path] of [
+      ['DELETE', '/v1/store/orders/1'],
+      ['GET', '/__sim/state'],
+      ['GET', '/__sim/demo/'],
+      ['POST', '/__sim/reset'],
+    ] as const) {
       const answer = await send(origin, path, { method, headers: { Host: 'rebind.evil.example:4010', ...auth } })
       expect(answer.status, `${method} ${path}`).toBe(403)
       const body = JSON.parse(answer.body) as { code: string; message: string }
@@ -103,7 +123,9 @@ describe('unauthenticated requests could exhaust memory', () => {
       const answer = await send(origin, `/v1/x?${'q'.repeat(60_000)}`, { headers: { 'X-Sim-Session': `attacker-${index}` } })
       expect(answer.status).toBe(404)
     }
-    expect((await send(origin, '/v1/store/orders', { headers: { 'X-Sim-Session': 'attacker-x', Authorization: 'Bearer wrong' } })).status).toBe(401)
+    expect(
+      (await send(origin, '/v1/store/orders', { headers: { 'X-Sim-Session': 'attacker-x', Authorization: 'Bearer wrong' } })).status,
+    ).toBe(401)
     expect(sim.sessions()).toEqual([])
     // With the key the session is made, as before.
     expect((await send(origin, '/v1/store/orders', { headers: { 'X-Sim-Session': 'mine', ...auth } })).status).toBe(200)
@@ -124,9 +146,19 @@ describe('other unbounded state', () => {
     expect(MAX_UNKNOWN_KEY_WINDOWS).toBe(10_000)
   })
 
-  test('a flood of distinct long tokens past the window bound does not lift the real key\'s rate limit', { timeout: 30_000 }, async () => {
+  test("a flood of distinct long tokens past the window bound does not lift the real key's rate limit", { timeout: 30_000 }, async () => {
     const sim = createSimulator({ scenario: 'pending', rateLimit: '3/60s' })
-    const list = (token: string) => internalsOf(sim).dispatcher.route({ method: 'GET', target: '/v1/store/orders', header: (name: string) => (name === 'Authorization' ? `Bearer ${token}` : null), signal: undefined, bodyExceeds: () => false }, new URL('http://localhost/v1/store/orders'))
+    const list = (token: string) =>
+      internalsOf(sim).dispatcher.route(
+        {
+          method: 'GET',
+          target: '/v1/store/orders',
+          header: (name: string) => (name === 'Authorization' ? `Bearer ${token}` : null),
+          signal: undefined,
+          bodyExceeds: () => false,
+        },
+        new URL('http://localhost/v1/store/orders'),
+      )
     for (let index = 0; index < 3; index++) expect((await list(KEY))?.status).toBe(200)
     expect((await list(KEY))?.status).toBe(429)
     const junk = 'j'.repeat(2_000)
@@ -135,13 +167,14 @@ describe('other unbounded state', () => {
     expect((await list(KEY))?.status).toBe(429)
   })
 
-  test('a fault\'s orderId must be an int64 (400 for a million digits), and past the documented number of active faults the next is refused', async () => {
+  test("a fault's orderId must be an int64 (400 for a million digits), and past the documented number of active faults the next is refused", async () => {
     const { origin, sim } = await serve()
     const post = (body: unknown) => fetch(`${origin}/__sim/faults`, { method: 'POST', body: JSON.stringify(body) })
     const huge = await post({ operation: 'cancelOrder', kind: 'network', orderId: '9'.repeat(1_000_000) })
     expect(huge.status).toBe(400)
     expect(((await huge.json()) as { message: string }).message).toMatch(/"orderId" must be an int64.*1000000 characters/)
-    for (let index = 0; index < MAX_FAULTS; index++) expect((await post({ operation: 'cancelOrder', kind: 'status', orderId: index })).status).toBe(201)
+    for (let index = 0; index < MAX_FAULTS; index++)
+      expect((await post({ operation: 'cancelOrder', kind: 'status', orderId: index })).status).toBe(201)
     const over = await post({ operation: 'cancelOrder', kind: 'status' })
     expect(over.status).toBe(400)
     expect(((await over.json()) as { message: string }).message).toContain(`At most ${MAX_FAULTS} faults`)
@@ -168,7 +201,9 @@ describe('other unbounded state', () => {
     const sessions = (await (await fetch(`${origin}/__sim/sessions`)).json()) as { id: string; recreated: string | null }[]
     expect(sessions.find((session) => session.id === 'a')?.recreated).toBe('evicted')
     expect(sessions.find((session) => session.id === 'c')?.recreated).toBeNull()
-    const journal = (await (await fetch(`${origin}/__sim/requests`, { headers: { 'X-Sim-Session': 'a' } })).json()) as { sessionRecreated?: boolean }[]
+    const journal = (await (await fetch(`${origin}/__sim/requests`, { headers: { 'X-Sim-Session': 'a' } })).json()) as {
+      sessionRecreated?: boolean
+    }[]
     expect(journal).toEqual([expect.objectContaining({ status: 200, sessionRecreated: true })])
   })
 })
@@ -176,7 +211,12 @@ describe('other unbounded state', () => {
 describe('no 500 for client input', () => {
   test('a 200,000-deep JSON body on admin PUT and POST is a 400 Error body', async () => {
     const { origin } = await serve()
-    for (const [method, path] of [['PUT', '/__sim/latency'], ['POST', '/__sim/faults'], ['POST', '/__sim/reset'], ['PUT', '/__sim/rate-limit']] as const) {
+    for (const [method, path] of [
+      ['PUT', '/__sim/latency'],
+      ['POST', '/__sim/faults'],
+      ['POST', '/__sim/reset'],
+      ['PUT', '/__sim/rate-limit'],
+    ] as const) {
       const response = await fetch(`${origin}${path}`, { method, body: `${'['.repeat(200_000)}${']'.repeat(200_000)}` })
       expect(response.status, `${method} ${path}`).toBe(400)
       expect((await response.json()) as unknown).toMatchObject({ code: ErrorCode.InvalidRequest, status: 400 })
@@ -202,7 +242,12 @@ describe('no 500 for client input', () => {
 
   test('an absolute-form request-target is a 400 Error body: routing reads the path only', async () => {
     const { origin, sim } = await serve({ scenario: 'pending' })
-    const raw = parseRaw(await exchange(origin, 'DELETE http://127.0.0.1/v1/store/orders/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-test-key\r\nConnection: close\r\n\r\n'))
+    const raw = parseRaw(
+      await exchange(
+        origin,
+        'DELETE http://127.0.0.1/v1/store/orders/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-test-key\r\nConnection: close\r\n\r\n',
+      ),
+    )
     expect(raw.status).toBe(400)
     expect(raw.body).toMatchObject({ code: ErrorCode.InvalidRequest, status: 400 })
     expect(sim.orders().find((order) => order.id === 2)?.status).toBe('pending')
@@ -212,14 +257,22 @@ describe('no 500 for client input', () => {
     const { origin } = await serve()
     const noHost = parseRaw(await exchange(origin, 'GET /v1/store/orders HTTP/1.1\r\nConnection: close\r\n\r\n'))
     expect(noHost).toMatchObject({ status: 400, contentType: 'application/json', body: { code: ErrorCode.InvalidRequest } })
-    const expect417 = parseRaw(await exchange(origin, 'GET /v1/store/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: bogus\r\nConnection: close\r\n\r\n'))
+    const expect417 = parseRaw(
+      await exchange(origin, 'GET /v1/store/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: bogus\r\nConnection: close\r\n\r\n'),
+    )
     expect(expect417).toMatchObject({ status: 417, contentType: 'application/json', body: { code: ErrorCode.ExpectationFailed } })
 
     const slow = createHttpServer(() => undefined, { headersTimeout: 200, requestTimeout: 400, connectionsCheckingInterval: 50 })
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
     try {
-      const timedOut = parseRaw(await exchange(`http://127.0.0.1:${(slow.address() as AddressInfo).port}`, 'GET /v1/store/orders HTTP/1.1\r\nHost: 127.0.0.1\r\n'))
-      expect(timedOut).toMatchObject({ status: 408, contentType: 'application/json', body: { code: ErrorCode.RequestTimeout, status: 408 } })
+      const timedOut = parseRaw(
+        await exchange(`http://127.0.0.1:${(slow.address() as AddressInfo).port}`, 'GET /v1/store/orders HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+      )
+      expect(timedOut).toMatchObject({
+        status: 408,
+        contentType: 'application/json',
+        body: { code: ErrorCode.RequestTimeout, status: 408 },
+      })
     } finally {
       slow.close()
     }

@@ -14,8 +14,21 @@ const post = (url: string, body?: string, headers: Record<string, string> = { 'C
 describe('GET /__sim/scenarios', () => {
   test('lists the built-in scenarios with descriptions, and the current one', async () => {
     const { origin } = await serve({ scenario: 'shipped' })
-    const scenarios = (await (await fetch(`${origin}/__sim/scenarios`)).json()) as { name: string; description: string; builtin: boolean; current: boolean }[]
-    expect(scenarios.map((scenario) => scenario.name)).toEqual(['default', 'pending', 'shipped', 'missing', 'bad-key', 'flaky-network', 'slow-cancel'])
+    const scenarios = (await (await fetch(`${origin}/__sim/scenarios`)).json()) as {
+      name: string
+      description: string
+      builtin: boolean
+      current: boolean
+    }[]
+    expect(scenarios.map((scenario) => scenario.name)).toEqual([
+      'default',
+      'pending',
+      'shipped',
+      'missing',
+      'bad-key',
+      'flaky-network',
+      'slow-cancel',
+    ])
     expect(scenarios.filter((scenario) => scenario.current).map((scenario) => scenario.name)).toEqual(['shipped'])
     for (const scenario of scenarios) {
       expect(scenario.description.length).toBeGreaterThan(10)
@@ -71,7 +84,8 @@ describe('POST /__sim/reset', () => {
     expect(response.status).toBe(400)
     const error = (await response.json()) as { code: string; message: string; status: number }
     expect(error).toMatchObject({ code, status: 400 })
-    if (code === 'unknown_scenario') expect(error.message).toContain('The available scenarios are default, pending, shipped, missing, bad-key, flaky-network, slow-cancel')
+    if (code === 'unknown_scenario')
+      expect(error.message).toContain('The available scenarios are default, pending, shipped, missing, bad-key, flaky-network, slow-cancel')
     expect(sim.state()).toEqual(before)
   })
 
@@ -85,7 +99,8 @@ describe('POST /__sim/reset', () => {
   test('reaches the file the server started with by its name, re-reading it', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'petstore-admin-'))
     const path = join(directory, 'qa.json')
-    const write = (status: string) => writeFileSync(path, JSON.stringify({ name: 'qa', description: 'QA file', apiKeys: [KEY], orders: [{ id: 1, status }] }))
+    const write = (status: string) =>
+      writeFileSync(path, JSON.stringify({ name: 'qa', description: 'QA file', apiKeys: [KEY], orders: [{ id: 1, status }] }))
     write('pending')
     const { origin, sim } = await serve({ scenario: path })
     await post(`${origin}/__sim/reset`, '{"scenario":"missing"}')
@@ -104,10 +119,18 @@ describe('GET /__sim/state', () => {
   test('reports the scenario, options and every order with its status', async () => {
     const { origin } = await serve({ scenario: 'pending', afterCancel: 'keep' })
     await fetch(`${origin}/v1/store/orders/3`, { method: 'DELETE', headers: auth })
-    const state = (await (await fetch(`${origin}/__sim/state`)).json()) as { scenario: string; options: Record<string, unknown>; orders: { id: number; status: string }[] }
+    const state = (await (await fetch(`${origin}/__sim/state`)).json()) as {
+      scenario: string
+      options: Record<string, unknown>
+      orders: { id: number; status: string }[]
+    }
     expect(state.scenario).toBe('pending')
     expect(state.options).toMatchObject({ baseUrl: '/v1', exposeStatus: false, afterCancel: 'keep' })
-    expect(state.orders.map((order) => [order.id, order.status])).toEqual([[1, 'pending'], [2, 'pending'], [3, 'cancelled']])
+    expect(state.orders.map((order) => [order.id, order.status])).toEqual([
+      [1, 'pending'],
+      [2, 'pending'],
+      [3, 'cancelled'],
+    ])
   })
 })
 
@@ -154,7 +177,12 @@ describe('admin API boundaries', () => {
 
   test('with admin: false every /__sim path is a JSON 404, and the API still works', async () => {
     const { origin, sim } = await serve({ admin: false, scenario: 'pending' })
-    for (const [method, path] of [['GET', '/__sim/state'], ['POST', '/__sim/reset'], ['GET', '/__sim/requests'], ['GET', '/__sim/scenarios']]) {
+    for (const [method, path] of [
+      ['GET', '/__sim/state'],
+      ['POST', '/__sim/reset'],
+      ['GET', '/__sim/requests'],
+      ['GET', '/__sim/scenarios'],
+    ]) {
       const response = await fetch(`${origin}${path}`, { method })
       expect(response.status, path).toBe(404)
       expect(((await response.json()) as { code: string }).code).toBe('not_found')
@@ -179,7 +207,14 @@ describe('the admin token', () => {
   ])('refuses %s on every admin call with 401, changing nothing', async (_, headers) => {
     const { origin, sim } = await serve({ scenario: 'pending', adminToken: 's3cret-admin' })
     const before = sim.state()
-    for (const [method, path] of [['GET', '/__sim/state'], ['POST', '/__sim/reset'], ['GET', '/__sim/requests'], ['DELETE', '/__sim/requests'], ['GET', '/__sim/scenarios'], ['GET', '/__sim']]) {
+    for (const [method, path] of [
+      ['GET', '/__sim/state'],
+      ['POST', '/__sim/reset'],
+      ['GET', '/__sim/requests'],
+      ['DELETE', '/__sim/requests'],
+      ['GET', '/__sim/scenarios'],
+      ['GET', '/__sim'],
+    ]) {
       const response = await fetch(`${origin}${path}`, { method, headers })
       expect(response.status, `${method} ${path}`).toBe(401)
       expect(response.headers.get('WWW-Authenticate')).toBe('Bearer')
@@ -191,7 +226,15 @@ describe('the admin token', () => {
   test('opens the admin API with the token (scheme in any case), and never the order API', async () => {
     const { origin } = await serve({ scenario: 'pending', adminToken: 's3cret-admin' })
     expect((await fetch(`${origin}/__sim/state`, { headers: { Authorization: 'Bearer s3cret-admin' } })).status).toBe(200)
-    expect((await fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { Authorization: 'bearer s3cret-admin' }, body: '{"scenario":"shipped"}' })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${origin}/__sim/reset`, {
+          method: 'POST',
+          headers: { Authorization: 'bearer s3cret-admin' },
+          body: '{"scenario":"shipped"}',
+        })
+      ).status,
+    ).toBe(200)
     const orders = await fetch(`${origin}/v1/store/orders`, { headers: { Authorization: 'Bearer s3cret-admin' } })
     expect(orders.status).toBe(401)
   })
@@ -204,7 +247,7 @@ describe('the admin token', () => {
   })
 })
 
-test('the demo page and the worker script it registers come from one msw: the page carries the worker\'s integrity checksum', async () => {
+test("the demo page and the worker script it registers come from one msw: the page carries the worker's integrity checksum", async () => {
   const { origin } = await serve()
   const worker = await (await fetch(`${origin}/__sim/demo/mockServiceWorker.js`)).text()
   const checksum = /INTEGRITY_CHECKSUM = '([0-9a-f]+)'/.exec(worker)?.[1]

@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { FLAGS } from '../src/cli/cli-options.js'
+import { FLAGS } from '../src/cli/flags.js'
 import { codeCacheFile } from '../src/cli/code-cache.js'
 import { createSimulator } from '../src/index.js'
 import { CLI, freePort, ROOT, useProcesses, whenReady } from './support/cli-process.js'
@@ -28,7 +28,9 @@ function expectOneCleanErrorLine(stderr: string, pattern: RegExp): void {
 describe('starting', () => {
   test('prints one ready line with the URL, the scenario and the accepted key, then serves', async () => {
     const server = await whenReady(cli(['--port', '0']))
-    expect(server.stdout()).toMatch(/^Petstore simulator ready at http:\/\/127\.0\.0\.1:\d+\/v1 \(scenario: default, key: petstore-test-key\)\n$/)
+    expect(server.stdout()).toMatch(
+      /^Petstore simulator ready at http:\/\/127\.0\.0\.1:\d+\/v1 \(scenario: default, key: petstore-test-key\)\n$/,
+    )
     const response = await fetch(`${server.url}/store/orders`, { headers: auth })
     expect(response.status).toBe(200)
     expect(await response.text()).toBe(await (await createListFromSimulator()).text())
@@ -50,7 +52,9 @@ describe('starting', () => {
   })
 
   test('reads every option from its environment variable, and a flag beats the variable', async () => {
-    const fromEnv = await whenReady(cli([], { PETSTORE_SIM_PORT: '0', PETSTORE_SIM_SCENARIO: 'shipped', PETSTORE_SIM_QUIET: '1', PETSTORE_SIM_BASE_PATH: '/api' }))
+    const fromEnv = await whenReady(
+      cli([], { PETSTORE_SIM_PORT: '0', PETSTORE_SIM_SCENARIO: 'shipped', PETSTORE_SIM_QUIET: '1', PETSTORE_SIM_BASE_PATH: '/api' }),
+    )
     expect(fromEnv.scenario).toBe('shipped')
     expect(fromEnv.url).toMatch(/\/api$/)
     const flagWins = await whenReady(cli(['--scenario', 'missing'], { PETSTORE_SIM_PORT: '0', PETSTORE_SIM_SCENARIO: 'shipped' }))
@@ -60,7 +64,11 @@ describe('starting', () => {
   test('loads a scenario file by path and applies --seed, --expose-status and --after-cancel', async () => {
     const server = await whenReady(cli(['--port', '0', '--seed', '7', '--expose-status', '--after-cancel', 'remove']))
     const orders = (await (await fetch(`${server.url}/store/orders`, { headers: auth })).json()) as { id: number; status: string }[]
-    expect(orders).toEqual(createSimulator({ seed: 7, exposeStatus: true }).state().orders.map(({ status, ...order }) => ({ ...order, status })))
+    expect(orders).toEqual(
+      createSimulator({ seed: 7, exposeStatus: true })
+        .state()
+        .orders.map(({ status, ...order }) => ({ ...order, status })),
+    )
     const pending = orders.find((order) => order.status === 'pending')
     expect((await fetch(`${server.url}/store/orders/${pending?.id}`, { method: 'DELETE', headers: auth })).status).toBe(204)
     expect((await fetch(`${server.url}/store/orders/${pending?.id}`, { method: 'DELETE', headers: auth })).status).toBe(404)
@@ -106,10 +114,16 @@ describe('starting', () => {
   })
 
   test('--allowed-hosts and --admin-origins (or their variables) widen the Host and admin Origin checks', async () => {
-    const server = await whenReady(cli(['--port', '0', '--allowed-hosts', 'sim.test'], { PETSTORE_SIM_ADMIN_ORIGINS: 'https://qa.example.test' }))
+    const server = await whenReady(
+      cli(['--port', '0', '--allowed-hosts', 'sim.test'], { PETSTORE_SIM_ADMIN_ORIGINS: 'https://qa.example.test' }),
+    )
     const { port } = new URL(server.url)
     const get = (path: string, headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => request({ host: '127.0.0.1', port, path, headers, setHost: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject).end())
+      new Promise<number>((resolve, reject) =>
+        request({ host: '127.0.0.1', port, path, headers, setHost: false }, (res) => resolve(res.statusCode ?? 0))
+          .on('error', reject)
+          .end(),
+      )
     expect(await get('/v1/store/orders', { Host: 'sim.test', ...auth })).toBe(200)
     expect(await get('/v1/store/orders', { Host: 'other.test', ...auth })).toBe(403)
     expect(await get('/__sim/state', { Host: `127.0.0.1:${port}`, Origin: 'https://qa.example.test' })).toBe(200)
@@ -142,7 +156,10 @@ describe('refusing to start', () => {
     [['--after-cancel', 'drop'], /^--after-cancel must be keep or remove, got "drop"\.$/],
     [['--seed=-1'], /^--seed must be a whole number from 0 to /],
     [['--base-path', 'v1'], /^--base-path must be a path starting with "\/"/],
-    [['--scenario', 'shiped'], /^Failed to load scenario "shiped": no built-in scenario has this name; the built-in scenarios are default, pending, shipped, missing, bad-key/],
+    [
+      ['--scenario', 'shiped'],
+      /^Failed to load scenario "shiped": no built-in scenario has this name; the built-in scenarios are default, pending, shipped, missing, bad-key/,
+    ],
     [['--scenario', './nowhere.json'], /^Failed to load scenario "\.\/nowhere\.json": no such file\.$/],
     [['--allowed-hosts', 'a/b'], /^--allowed-hosts takes host names or addresses, got "a\/b"\.$/],
     [['--admin-origins', 'evil.example'], /^--admin-origins takes origins such as https:\/\/qa\.example\.test/],
@@ -157,7 +174,7 @@ describe('refusing to start', () => {
     writeFileSync(path, JSON.stringify({ name: 'bad', description: 'd', apiKeys: [], orders: [{ id: 1, status: 'lost' }] }))
     const failing = cli(['--port', '0', '--scenario', path])
     expect(await failing.exited).toBe(1)
-    expectOneCleanErrorLine(failing.stderr(), new RegExp(`^Failed to load scenario ".*bad\\.json": orders\\[0\\]\\.status must be one of`))
+    expectOneCleanErrorLine(failing.stderr(), /^Failed to load scenario ".*bad\.json": orders\[0\]\.status must be one of/)
   })
 
   test('a port in use exits 1 with one line saying so', async () => {
@@ -167,7 +184,12 @@ describe('refusing to start', () => {
     try {
       const failing = cli(['--port', String(port)])
       expect(await failing.exited).toBe(1)
-      expectOneCleanErrorLine(failing.stderr(), new RegExp(`^Failed to start the simulator: 127\\.0\\.0\\.1:${port} is already in use\\. Pick another port with --port \\(0 picks a free one\\)\\.$`))
+      expectOneCleanErrorLine(
+        failing.stderr(),
+        new RegExp(
+          `^Failed to start the simulator: 127\\.0\\.0\\.1:${port} is already in use\\. Pick another port with --port \\(0 picks a free one\\)\\.$`,
+        ),
+      )
     } finally {
       blocker.close()
     }
@@ -195,10 +217,14 @@ describe('stopping', () => {
     const url = new URL(`${server.url}/store/orders/1`)
     // A DELETE whose body arrives slowly is in flight until its last byte.
     const answer = new Promise<number>((resolve, reject) => {
-      const req = request(url, { method: 'DELETE', headers: { ...auth, 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
+      const req = request(
+        url,
+        { method: 'DELETE', headers: { ...auth, 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' } },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
       req.on('error', reject)
       req.write('first part;')
       setTimeout(() => {
@@ -220,7 +246,10 @@ describe('stopping under load', () => {
     const worker = async (index: number) => {
       for (let round = 0; round < 40; round++) {
         try {
-          const response = await fetch(`${server.url}/store/orders${round % 2 === 0 ? '' : `/${index}`}`, { method: round % 2 === 0 ? 'GET' : 'DELETE', headers: auth })
+          const response = await fetch(`${server.url}/store/orders${round % 2 === 0 ? '' : `/${index}`}`, {
+            method: round % 2 === 0 ? 'GET' : 'DELETE',
+            headers: auth,
+          })
           await response.text()
           outcomes.push(response.status)
           answered++
@@ -242,9 +271,13 @@ describe('stopping under load', () => {
     expect(signalled).toBe(true)
     const statuses = outcomes.filter((outcome): outcome is number => typeof outcome === 'number')
     expect(new Set(statuses)).toEqual(new Set([200, 404]))
-    for (const failure of outcomes.filter((outcome) => typeof outcome === 'string')) expect(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']).toContain(failure)
+    for (const failure of outcomes.filter((outcome) => typeof outcome === 'string'))
+      expect(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']).toContain(failure)
     // One log line per answered request: none was taken and then dropped.
-    const logged = server.stdout().split('\n').filter((line) => / \/v1\/store\/orders/.test(line))
+    const logged = server
+      .stdout()
+      .split('\n')
+      .filter((line) => / \/v1\/store\/orders/.test(line))
     expect(logged).toHaveLength(statuses.length)
     expect(server.stderr()).toBe('')
   }, 60_000)
@@ -283,7 +316,9 @@ describe('the V8 code cache of the bundled CLI', () => {
     for (const file of ['cli.mjs', 'cli.cjs']) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))
     spoil(codeCacheFile(join(folder, 'dist/cli.cjs')))
 
-    const server = await whenReady(run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0', '--scenario', 'pending'], { NODE_DEBUG: 'petstore-sim' }))
+    const server = await whenReady(
+      run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0', '--scenario', 'pending'], { NODE_DEBUG: 'petstore-sim' }),
+    )
     expect(server.stderr()).toMatch(/V8 code cache (refused|missing): compiled from source/)
     const response = await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })
     expect(response.status).toBe(204)

@@ -8,7 +8,9 @@ const auth = { Authorization: `Bearer ${KEY}` }
 
 test('50 DELETEs of one pending order at once in process (setupServer): exactly one 204, though the order model writes asynchronously', async () => {
   const { sim } = simulate({ scenario: 'pending' })
-  const statuses = await Promise.all(Array.from({ length: 50 }, async () => (await fetch(`${API}/store/orders/2`, { method: 'DELETE', headers: auth })).status))
+  const statuses = await Promise.all(
+    Array.from({ length: 50 }, async () => (await fetch(`${API}/store/orders/2`, { method: 'DELETE', headers: auth })).status),
+  )
   expect(statuses.filter((status) => status === 204)).toHaveLength(1)
   expect(statuses.filter((status) => status === 409)).toHaveLength(49)
   expect(sim.orders().find((order) => order.id === 2)?.status).toBe('cancelled')
@@ -25,7 +27,13 @@ test('in process, cancels racing with resets see either the old or the new scena
   }
   await Promise.all(work)
   for (const orders of lists as { id: number; status: string }[][]) {
-    expect(orders.map((order) => order.id), JSON.stringify(orders)).toEqual([1, 2, 3])
-    expect(orders.every((order) => order.status === 'shipped') || orders.every((order) => order.status !== 'shipped'), JSON.stringify(orders)).toBe(true)
+    expect(
+      orders.map((order) => order.id),
+      JSON.stringify(orders),
+    ).toEqual([1, 2, 3])
+    expect(
+      orders.every((order) => order.status === 'shipped') || orders.every((order) => order.status !== 'shipped'),
+      JSON.stringify(orders),
+    ).toBe(true)
   }
 })

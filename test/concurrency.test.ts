@@ -34,14 +34,21 @@ test('cancels racing with resets and scenario switches never show a half-reset s
   // or cancelled, or the shipped scenario's three orders, all shipped.
   const consistent = (orders: { id: number; status: string }[]) =>
     JSON.stringify(orders.map((order) => order.id)) === '[1,2,3]' &&
-    (orders.every((order) => order.status === 'pending' || order.status === 'cancelled') || orders.every((order) => order.status === 'shipped'))
+    (orders.every((order) => order.status === 'pending' || order.status === 'cancelled') ||
+      orders.every((order) => order.status === 'shipped'))
 
   const lists: { id: number; status: string }[][] = []
   const work: Promise<unknown>[] = []
   for (let round = 0; round < 40; round++) {
     work.push(fetch(`${origin}/v1/store/orders/${(round % 3) + 1}`, { method: 'DELETE', headers: auth }))
-    work.push(fetch(`${origin}/__sim/reset`, { method: 'POST', body: JSON.stringify({ scenario: round % 5 === 0 ? 'shipped' : 'pending' }) }))
-    work.push(fetch(`${origin}/v1/store/orders`, { headers: auth }).then(async (response) => lists.push((await response.json()) as { id: number; status: string }[])))
+    work.push(
+      fetch(`${origin}/__sim/reset`, { method: 'POST', body: JSON.stringify({ scenario: round % 5 === 0 ? 'shipped' : 'pending' }) }),
+    )
+    work.push(
+      fetch(`${origin}/v1/store/orders`, { headers: auth }).then(async (response) =>
+        lists.push((await response.json()) as { id: number; status: string }[]),
+      ),
+    )
   }
   await Promise.all(work)
 

@@ -37,7 +37,10 @@ test('petstore-orders-simulator/node hands back a simulator and a setupServer ho
   const { sim, server } = setupSimulatorServer({ scenario: 'shipped' })
   server.listen()
   try {
-    const response = await fetch('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE', headers: { Authorization: 'Bearer petstore-test-key' } })
+    const response = await fetch('https://api.petstore.example/v1/store/orders/1', {
+      method: 'DELETE',
+      headers: { Authorization: 'Bearer petstore-test-key' },
+    })
     expect(response.status).toBe(409)
     expect(sim.orders()[0]?.status).toBe('shipped')
   } finally {
@@ -48,29 +51,47 @@ test('petstore-orders-simulator/node hands back a simulator and a setupServer ho
 test.each([
   ['error', 'refused'],
   ['bypass', 200],
-] as const)('onUnhandledRequest "%s" of setupSimulatorServer reaches the installed msw under its own name: an unmatched request is %s', async (strategy, outcome) => {
-  const elsewhere = createServer((_req, res) => res.end('real back end'))
-  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
-  const { setupSimulatorServer } = await import('../src/node.js')
-  const { server } = setupSimulatorServer({ onUnhandledRequest: strategy })
-  const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-  server.listen()
-  try {
-    const { port } = elsewhere.address() as AddressInfo
-    const result = await fetch(`http://127.0.0.1:${port}/not-the-api`).then((response) => response.status, () => 'refused')
-    expect(result).toBe(outcome)
-  } finally {
-    server.close()
-    quiet.mockRestore()
-    elsewhere.close()
-  }
-})
+] as const)(
+  'onUnhandledRequest "%s" of setupSimulatorServer reaches the installed msw under its own name: an unmatched request is %s',
+  async (strategy, outcome) => {
+    const elsewhere = createServer((_req, res) => res.end('real back end'))
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
+    const { setupSimulatorServer } = await import('../src/node.js')
+    const { server } = setupSimulatorServer({ onUnhandledRequest: strategy })
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    server.listen()
+    try {
+      const { port } = elsewhere.address() as AddressInfo
+      const result = await fetch(`http://127.0.0.1:${port}/not-the-api`).then(
+        (response) => response.status,
+        () => 'refused',
+      )
+      expect(result).toBe(outcome)
+    } finally {
+      server.close()
+      quiet.mockRestore()
+      elsewhere.close()
+    }
+  },
+)
 
-test('package.json declares msw as a peer (the consumer\'s own copy builds and runs the handlers) and exports every entry', () => {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string>; dependencies: Record<string, string>; exports: Record<string, unknown> }
+test("package.json declares msw as a peer (the consumer's own copy builds and runs the handlers) and exports every entry", () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>
+    dependencies: Record<string, string>
+    exports: Record<string, unknown>
+  }
   expect(manifest.peerDependencies['msw']).toBe('^2.12.0 || ^3.0.0')
   expect(manifest.dependencies['msw']).toBeUndefined()
-  expect(Object.keys(manifest.exports)).toEqual(['.', './node', './browser', './server', './openapi.json', './scenarios/*.json', './package.json'])
+  expect(Object.keys(manifest.exports)).toEqual([
+    '.',
+    './node',
+    './browser',
+    './server',
+    './openapi.json',
+    './scenarios/*.json',
+    './package.json',
+  ])
 })
 
 /**
@@ -85,7 +106,8 @@ function consumerWithMsw(version: string): string {
   // The project's dependencies, wherever they are installed (the msw 3 matrix runs from an overlay).
   const installed = dirname(dirname(createRequire(import.meta.url).resolve('express/package.json')))
   for (const entry of readdirSync(installed)) {
-    if (!['msw', 'msw3', '.bin', 'petstore-orders-simulator'].includes(entry)) symlinkSync(join(installed, entry), join(modules, entry), 'dir')
+    if (!['msw', 'msw3', '.bin', 'petstore-orders-simulator'].includes(entry))
+      symlinkSync(join(installed, entry), join(modules, entry), 'dir')
   }
   const fake = join(modules, 'msw')
   mkdirSync(fake)
@@ -99,7 +121,12 @@ function consumerWithMsw(version: string): string {
 
 function importError(consumer: string): string {
   try {
-    execFileSync(process.execPath, ['-e', "import('petstore-orders-simulator').then(() => console.log('imported'))"], { cwd: consumer, encoding: 'utf8', stdio: 'pipe', timeout: 30_000 })
+    execFileSync(process.execPath, ['-e', "import('petstore-orders-simulator').then(() => console.log('imported'))"], {
+      cwd: consumer,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      timeout: 30_000,
+    })
     return ''
   } catch (error) {
     return String((error as { stderr?: string }).stderr)

@@ -29,19 +29,31 @@ test('describes the spec: version 1.0.0, bearer security, production and staging
 test('has listOrders, cancelOrder and the deprecated GET /pets/{petId}', () => {
   expect(openApiDocument.paths['/store/orders'].get.operationId).toBe('listOrders')
   expect(openApiDocument.paths['/store/orders/{orderId}'].delete.operationId).toBe('cancelOrder')
-  expect(openApiDocument.paths['/store/orders/{orderId}'].delete.parameters[0]).toMatchObject({ name: 'orderId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } })
+  expect(openApiDocument.paths['/store/orders/{orderId}'].delete.parameters[0]).toMatchObject({
+    name: 'orderId',
+    in: 'path',
+    required: true,
+    schema: { type: 'integer', format: 'int64' },
+  })
   expect(openApiDocument.paths['/pets/{petId}'].get.deprecated).toBe(true)
   expect(Object.keys(openApiDocument.paths['/store/orders'].get.responses)).toEqual(['200', '401', 'default'])
-  expect(Object.keys(openApiDocument.paths['/store/orders/{orderId}'].delete.responses)).toEqual(['204', '400', '401', '404', '409', 'default'])
+  expect(Object.keys(openApiDocument.paths['/store/orders/{orderId}'].delete.responses)).toEqual([
+    '204',
+    '400',
+    '401',
+    '404',
+    '409',
+    'default',
+  ])
 })
 
 test('has the Order and Error schemas of spec section 2', () => {
-  const { Order, Error } = openApiDocument.components.schemas
+  const { Order, Error: ErrorSchema } = openApiDocument.components.schemas
   expect(Object.keys(Order.properties)).toEqual(['id', 'petId', 'quantity', 'shipDate', 'complete'])
   expect('required' in Order).toBe(false)
   expect(Order.properties.id).toMatchObject({ type: 'integer', format: 'int64' })
   expect(Order.properties.shipDate).toMatchObject({ type: 'string', format: 'date-time' })
-  expect(Error.required).toEqual(['code', 'message', 'status'])
+  expect(ErrorSchema.required).toEqual(['code', 'message', 'status'])
   expect(matchesSchema('components/schemas/Error', { code: 'x', message: 'y', status: 401 })).toBe(true)
   expect(matchesSchema('components/schemas/Error', { code: 'x', message: 'y' })).toBe(false)
   expect(matchesSchema('components/schemas/Order', { id: 1.5 })).toBe(false)

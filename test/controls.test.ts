@@ -61,7 +61,9 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
   test('a hang fault answers nothing until the client gives up', async () => {
     const api = simulate({ scenario: 'pending' })
     api.sim.addFault({ operation: 'cancelOrder', kind: 'hang', times: 1 })
-    await expect(fetch(`${await api.base()}/store/orders/1`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(200) })).rejects.toThrow()
+    await expect(
+      fetch(`${await api.base()}/store/orders/1`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(200) }),
+    ).rejects.toThrow()
     expect(api.sim.orders()[0]?.status).toBe('pending')
     expect((await api.cancel(1)).status).toBe(204)
   })
@@ -110,10 +112,12 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     const api = simulate({ scenario: 'pending' })
     const response = await api.request('GET', '/store/orders', { headers: [['Prefer', 'code=418']] })
     expect(response.status).toBe(400)
-    expect((response.json() as { message: string }).message).toBe('Prefer: code=418 is not a documented response of listOrders; the documented ones are 200, 401.')
+    expect((response.json() as { message: string }).message).toBe(
+      'Prefer: code=418 is not a documented response of listOrders; the documented ones are 200, 401.',
+    )
   })
 
-  test('reset puts the simulator\'s own controls back: runtime faults go', async () => {
+  test("reset puts the simulator's own controls back: runtime faults go", async () => {
     const api = simulate({ scenario: 'pending' })
     api.sim.addFault({ operation: 'listOrders', kind: 'status' })
     api.sim.reset()
@@ -125,10 +129,14 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
 test('in process, bad control settings are refused with a message that says what to do', async () => {
   const { createSimulator } = await import('../src/index.js')
   const sim = createSimulator()
-  expect(() => sim.addFault({ operation: 'listOrders', kind: 'explode' } as never)).toThrow('Failed to configure the simulator: "kind" must be one of status, network, hang, slow-body, malformed-json')
+  expect(() => sim.addFault({ operation: 'listOrders', kind: 'explode' } as never)).toThrow(
+    'Failed to configure the simulator: "kind" must be one of status, network, hang, slow-body, malformed-json',
+  )
   expect(() => sim.setLatency('fast')).toThrow('latency must be milliseconds')
   expect(() => sim.setRateLimit('lots')).toThrow('A rate limit is "<requests>/<window>"')
-  expect(() => createSimulator({ faults: [{ operation: 'listOrders', kind: 'status', times: 0 }] })).toThrow('Failed to create the simulator: "times" must be a whole number of 1 or more')
+  expect(() => createSimulator({ faults: [{ operation: 'listOrders', kind: 'status', times: 0 }] })).toThrow(
+    'Failed to create the simulator: "times" must be a whole number of 1 or more',
+  )
 })
 
 describe('scenario files', () => {
@@ -152,13 +160,17 @@ describe('scenario files', () => {
 
   test('with a rate limit and a fault of their own, and bad ones refused by field', async () => {
     const { createSimulator } = await import('../src/index.js')
-    const sim = createSimulator({ scenario: { name: 'limited', rateLimit: '5/1m', faults: [{ operation: 'getPetById', kind: 'network' }] } })
+    const sim = createSimulator({
+      scenario: { name: 'limited', rateLimit: '5/1m', faults: [{ operation: 'getPetById', kind: 'network' }] },
+    })
     expect(sim.rateLimit()).toEqual({ limit: 5, windowSeconds: 60 })
     expect(sim.faults()).toHaveLength(1)
-    expect(() => createSimulator({ scenario: { name: 'bad', faults: [{ operation: 'listOrders', kind: 'status', status: 418 }] } })).toThrow(
-      'Failed to load scenario "bad": faults[0]: "status" goes with kind "status" and is one of 500, 502, 503, 504, got 418.',
+    expect(() =>
+      createSimulator({ scenario: { name: 'bad', faults: [{ operation: 'listOrders', kind: 'status', status: 418 }] } }),
+    ).toThrow('Failed to load scenario "bad": faults[0]: "status" goes with kind "status" and is one of 500, 502, 503, 504, got 418.')
+    expect(() => createSimulator({ scenario: { name: 'bad', latency: '400-50' } })).toThrow(
+      'Failed to load scenario "bad": latency: latency must be milliseconds',
     )
-    expect(() => createSimulator({ scenario: { name: 'bad', latency: '400-50' } })).toThrow('Failed to load scenario "bad": latency: latency must be milliseconds')
   })
 })
 
@@ -167,7 +179,10 @@ describe('admin API', () => {
 
   test('POST, GET and DELETE /__sim/faults manage faults; bad input is a 400', async () => {
     const { origin } = await serve({ scenario: 'pending' })
-    const added = await fetch(`${origin}/__sim/faults`, { method: 'POST', body: JSON.stringify({ operation: 'cancelOrder', kind: 'status', status: 503, times: 2 }) })
+    const added = await fetch(`${origin}/__sim/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation: 'cancelOrder', kind: 'status', status: 503, times: 2 }),
+    })
     expect(added.status).toBe(201)
     const fault = (await added.json()) as { id: number; remaining: number }
     expect(fault).toMatchObject({ operation: 'cancelOrder', kind: 'status', status: 503, times: 2, remaining: 2 })
@@ -177,7 +192,10 @@ describe('admin API', () => {
     expect((await fetch(`${origin}/__sim/faults/${fault.id}`, { method: 'DELETE' })).status).toBe(204)
     expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(204)
 
-    const bad = await fetch(`${origin}/__sim/faults`, { method: 'POST', body: JSON.stringify({ operation: 'cancelOrder', kind: 'status', probability: 2 }) })
+    const bad = await fetch(`${origin}/__sim/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation: 'cancelOrder', kind: 'status', probability: 2 }),
+    })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as { message: string }).message).toBe('"probability" must be between 0 and 1, got 2.')
     expect((await fetch(`${origin}/__sim/faults/999`, { method: 'DELETE' })).status).toBe(404)

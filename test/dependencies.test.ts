@@ -10,12 +10,16 @@ interface LockedPackage {
   peerDependencies?: Record<string, string>
 }
 
-test('no runtime dependency is or brings an msw: the consumer\'s own msw is the one copy that builds and runs the handlers', () => {
+test("no runtime dependency is or brings an msw: the consumer's own msw is the one copy that builds and runs the handlers", () => {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> }
   const runtime = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev !== true)
   expect(runtime.length).toBeGreaterThan(10)
   const withMsw = runtime
-    .filter(([path, entry]) => /(^|\/)msw$/.test(path) || [entry.dependencies, entry.optionalDependencies, entry.peerDependencies].some((list) => list?.['msw'] !== undefined))
+    .filter(
+      ([path, entry]) =>
+        /(^|\/)msw$/.test(path) ||
+        [entry.dependencies, entry.optionalDependencies, entry.peerDependencies].some((list) => list?.['msw'] !== undefined),
+    )
     .map(([path]) => path)
   expect(withMsw).toEqual([])
 })

@@ -47,27 +47,37 @@ test('a handler that throws answers 500 internal_error with an Error body and no
   const store: OrderStore = {
     version: () => 0,
     replaceAll: () => Promise.resolve(),
-    all: () => { throw broken },
-    find: () => { throw broken },
+    all: () => {
+      throw broken
+    },
+    find: () => {
+      throw broken
+    },
     change: () => Promise.reject(broken),
   }
   server.use(
-    ...createHandlers(parseApiBase('/v1'), createDispatcher({
-      base: parseApiBase('/v1'),
-      instanceFor: () => ({
-        store,
-        settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
-        controls: createControls(),
+    ...createHandlers(
+      parseApiBase('/v1'),
+      createDispatcher({
+        base: parseApiBase('/v1'),
+        instanceFor: () => ({
+          store,
+          settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
+          controls: createControls(),
+          journal: createJournal(10),
+        }),
         journal: createJournal(10),
+        config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },
+        fallthrough: false,
+        bodyLimit: 1024,
       }),
-      journal: createJournal(10),
-      config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },
-      fallthrough: false,
-      bodyLimit: 1024,
-    })),
+    ),
   )
 
-  for (const [method, path] of [['GET', '/store/orders'], ['DELETE', '/store/orders/1']] as const) {
+  for (const [method, path] of [
+    ['GET', '/store/orders'],
+    ['DELETE', '/store/orders/1'],
+  ] as const) {
     const response = await fetch(`${API}${path}`, { method, headers: { Authorization: `Bearer ${KEY}` } })
     const text = await response.text()
 

@@ -17,10 +17,19 @@ const pathIds = fc.oneof(
 
 /** What a client can put in a header: bytes 0x20-0xFF and tabs (Fetch refuses CR, LF and NUL). */
 const headerText = fc.string({
-  unit: fc.oneof(fc.integer({ min: 0x20, max: 0xff }).filter((code) => code !== 0x7f), fc.constant(9)).map((code) => String.fromCharCode(code)),
+  unit: fc
+    .oneof(
+      fc.integer({ min: 0x20, max: 0xff }).filter((code) => code !== 0x7f),
+      fc.constant(9),
+    )
+    .map((code) => String.fromCharCode(code)),
   maxLength: 80,
 })
-const authorizations = fc.oneof(headerText, headerText.map((text) => `Bearer ${text}`), headerText.map((text) => `${text} ${KEY}`))
+const authorizations = fc.oneof(
+  headerText,
+  headerText.map((text) => `Bearer ${text}`),
+  headerText.map((text) => `${text} ${KEY}`),
+)
 
 async function expectWellFormed(response: Response): Promise<void> {
   expect(response.status).toBeLessThan(500)
@@ -41,7 +50,12 @@ describe('over HTTP', () => {
     const { origin } = await serve({ scenario: 'pending', onError: (error) => errors.push(error) })
     await fc.assert(
       fc.asyncProperty(pathIds, authorizations, async (id, authorization) => {
-        await expectWellFormed(await fetch(`${origin}/v1/store/orders/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { Authorization: authorization } }))
+        await expectWellFormed(
+          await fetch(`${origin}/v1/store/orders/${encodeURIComponent(id)}`, {
+            method: 'DELETE',
+            headers: { Authorization: authorization },
+          }),
+        )
         await expectWellFormed(await fetch(`${origin}/v1/store/orders`, { headers: { Authorization: authorization } }))
         await expectWellFormed(await fetch(`${origin}/v1/pets/${encodeURIComponent(id)}`, { headers: { Authorization: `Bearer ${KEY}` } }))
       }),
@@ -54,7 +68,7 @@ describe('over HTTP', () => {
     const errors: unknown[] = []
     const { origin } = await serve({ scenario: 'pending', onError: (error) => errors.push(error) })
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.constantFrom(...'1a%./\\:@!$&\'()*+,;=-_~[]{}|^`'.split('')), maxLength: 30 }), async (raw) => {
+      fc.asyncProperty(fc.string({ unit: fc.constantFrom(..."1a%./\\:@!$&'()*+,;=-_~[]{}|^`".split('')), maxLength: 30 }), async (raw) => {
         const response = await fetch(`${origin}/v1/store/orders/${raw}`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } })
         await expectWellFormed(response)
       }),
@@ -68,7 +82,11 @@ test('in process, arbitrary path ids and Authorization headers never give a 5xx 
   const sim = createSimulator({ scenario: 'pending' })
   await fc.assert(
     fc.asyncProperty(pathIds, authorizations, async (id, authorization) => {
-      for (const [method, path] of [['DELETE', `/store/orders/${encodeURIComponent(id)}`], ['GET', '/store/orders'], ['GET', `/pets/${encodeURIComponent(id)}`]] as const) {
+      for (const [method, path] of [
+        ['DELETE', `/store/orders/${encodeURIComponent(id)}`],
+        ['GET', '/store/orders'],
+        ['GET', `/pets/${encodeURIComponent(id)}`],
+      ] as const) {
         const request = new Request(`https://api.petstore.example/v1${path}`, { method, headers: { Authorization: authorization } })
         const response = await getResponse([...sim.handlers], request)
         expect(response).toBeDefined()

@@ -19,10 +19,16 @@ describe('hostile scenario files', () => {
   test('__proto__ and constructor keys pollute no prototype: refused at the top level, kept as plain pet ids', () => {
     const topLevel = write('proto-top.json', '{"name":"x","description":"d","apiKeys":[],"__proto__":{"polluted":true}}')
     expect(() => createSimulator({ scenario: topLevel })).toThrow('unknown field __proto__')
-    const inOrder = write('proto-order.json', '{"name":"x","description":"d","apiKeys":[],"orders":[{"id":1,"status":"pending","constructor":{"prototype":{"polluted":true}}}]}')
+    const inOrder = write(
+      'proto-order.json',
+      '{"name":"x","description":"d","apiKeys":[],"orders":[{"id":1,"status":"pending","constructor":{"prototype":{"polluted":true}}}]}',
+    )
     expect(() => createSimulator({ scenario: inOrder })).toThrow('unknown field orders[0].constructor')
 
-    const inPets = write('proto-pets.json', '{"name":"x","description":"d","apiKeys":[],"pets":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}')
+    const inPets = write(
+      'proto-pets.json',
+      '{"name":"x","description":"d","apiKeys":[],"pets":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}',
+    )
     const sim = createSimulator({ scenario: inPets })
     expect(sim.state().scenario).toBe('x')
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
@@ -31,7 +37,9 @@ describe('hostile scenario files', () => {
 
   test('a file over 32 MiB is refused before it is read, naming the file and the limit', () => {
     const path = write('huge.json', Buffer.alloc(50 * 1024 * 1024, 0x20))
-    expect(() => createSimulator({ scenario: path })).toThrow(`Failed to load scenario "${path}": the file is ${50 * 1024 * 1024} bytes; the largest scenario file read is ${MAX_SCENARIO_FILE_BYTES} bytes.`)
+    expect(() => createSimulator({ scenario: path })).toThrow(
+      `Failed to load scenario "${path}": the file is ${50 * 1024 * 1024} bytes; the largest scenario file read is ${MAX_SCENARIO_FILE_BYTES} bytes.`,
+    )
   })
 
   test('100-level nesting inside a pet is refused with the path to the deepest level allowed', () => {
@@ -45,50 +53,97 @@ describe('hostile scenario files', () => {
   })
 
   test('a million orders are refused, explicit or generated, naming the limit', () => {
-    expect(() => createSimulator({ scenario: write('million-generated.json', JSON.stringify({ ...base, generate: { count: 1_000_000, seed: 1, statuses: { pending: 1 } } })) })).toThrow(
-      'generate.count must be between 0 and 100000, got 1000000',
-    )
+    expect(() =>
+      createSimulator({
+        scenario: write(
+          'million-generated.json',
+          JSON.stringify({ ...base, generate: { count: 1_000_000, seed: 1, statuses: { pending: 1 } } }),
+        ),
+      }),
+    ).toThrow('generate.count must be between 0 and 100000, got 1000000')
     const million = `{"name":"x","description":"d","apiKeys":[],"orders":[${Array.from({ length: 1_000_000 }, (_, index) => `{"id":${index},"status":"pending"}`).join(',')}]}`
-    expect(() => createSimulator({ scenario: write('million-explicit.json', million) })).toThrow('orders holds 1000000 records; the most a scenario may hold is 100000')
+    expect(() => createSimulator({ scenario: write('million-explicit.json', million) })).toThrow(
+      'orders holds 1000000 records; the most a scenario may hold is 100000',
+    )
   })
 
   test('100,000 orders, the documented bound, load', () => {
-    const path = write('bound.json', JSON.stringify({ ...base, generate: { count: 100_000, seed: 1, statuses: { pending: 1, shipped: 1 } } }))
+    const path = write(
+      'bound.json',
+      JSON.stringify({ ...base, generate: { count: 100_000, seed: 1, statuses: { pending: 1, shipped: 1 } } }),
+    )
     expect(createSimulator({ scenario: path }).orders()).toHaveLength(100_000)
   }, 60_000)
 
   test('colliding ids are refused, explicit with explicit and generated with explicit', () => {
-    expect(() => createSimulator({ scenario: write('collide.json', JSON.stringify({ ...base, orders: [{ id: 7, status: 'pending' }, { id: 7, status: 'shipped' }] })) })).toThrow('orders[1].id 7 duplicates orders[0].id')
     expect(() =>
-      createSimulator({ scenario: write('collide-generated.json', JSON.stringify({ ...base, orders: [{ id: 3, status: 'pending' }], generate: { count: 5, seed: 1, firstId: 1, statuses: { pending: 1 } } })) }),
+      createSimulator({
+        scenario: write(
+          'collide.json',
+          JSON.stringify({
+            ...base,
+            orders: [
+              { id: 7, status: 'pending' },
+              { id: 7, status: 'shipped' },
+            ],
+          }),
+        ),
+      }),
+    ).toThrow('orders[1].id 7 duplicates orders[0].id')
+    expect(() =>
+      createSimulator({
+        scenario: write(
+          'collide-generated.json',
+          JSON.stringify({
+            ...base,
+            orders: [{ id: 3, status: 'pending' }],
+            generate: { count: 5, seed: 1, firstId: 1, statuses: { pending: 1 } },
+          }),
+        ),
+      }),
     ).toThrow('generated order id 3 collides with orders[0].id')
   })
 
   test('negative quantities are accepted: the contract only says integer', () => {
-    const sim = createSimulator({ scenario: write('negative.json', JSON.stringify({ ...base, orders: [{ id: 1, quantity: -3, status: 'pending' }] })) })
+    const sim = createSimulator({
+      scenario: write('negative.json', JSON.stringify({ ...base, orders: [{ id: 1, quantity: -3, status: 'pending' }] })),
+    })
     expect(sim.orders()).toEqual([{ id: 1, quantity: -3, status: 'pending' }])
   })
 
-  test.each(['2026-13-01T00:00:00Z', '2026-02-29T00:00:00Z', 'yesterday', '2026-01-01', '1767225600', '2026-01-01T25:00:00Z'])('the non-ISO date %s is refused', (date) => {
-    expect(() => createSimulator({ scenario: write(`date-${date.replaceAll(':', '-')}.json`, JSON.stringify({ ...base, orders: [{ id: 1, shipDate: date, status: 'pending' }] })) })).toThrow(
-      'orders[0].shipDate must be an ISO 8601 date-time',
-    )
-  })
+  test.each(['2026-13-01T00:00:00Z', '2026-02-29T00:00:00Z', 'yesterday', '2026-01-01', '1767225600', '2026-01-01T25:00:00Z'])(
+    'the non-ISO date %s is refused',
+    (date) => {
+      expect(() =>
+        createSimulator({
+          scenario: write(
+            `date-${date.replaceAll(':', '-')}.json`,
+            JSON.stringify({ ...base, orders: [{ id: 1, shipDate: date, status: 'pending' }] }),
+          ),
+        }),
+      ).toThrow('orders[0].shipDate must be an ISO 8601 date-time')
+    },
+  )
 })
 
 describe('scenario names over HTTP', () => {
   const serve = useAppServers()
 
-  test.each(['../scenarios/shipped.json', '/etc/passwd', 'link.json', '..', 'shipped/../pending', '%2e%2e%2fetc%2fpasswd'])('%s is refused and the server keeps serving its scenario', async (name) => {
-    symlinkSync('/etc/passwd', join(directory, `link-${Math.random()}.json`))
-    const { origin, sim } = await serve({ scenario: 'pending' })
-    const before = sim.state()
+  test.each(['../scenarios/shipped.json', '/etc/passwd', 'link.json', '..', 'shipped/../pending', '%2e%2e%2fetc%2fpasswd'])(
+    '%s is refused and the server keeps serving its scenario',
+    async (name) => {
+      symlinkSync('/etc/passwd', join(directory, `link-${Math.random()}.json`))
+      const { origin, sim } = await serve({ scenario: 'pending' })
+      const before = sim.state()
 
-    const response = await fetch(`${origin}/__sim/reset`, { method: 'POST', body: JSON.stringify({ scenario: name }) })
+      const response = await fetch(`${origin}/__sim/reset`, { method: 'POST', body: JSON.stringify({ scenario: name }) })
 
-    expect(response.status).toBe(400)
-    expect(((await response.json()) as { code: string }).code).toBe('unknown_scenario')
-    expect(sim.state()).toEqual(before)
-    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(204)
-  })
+      expect(response.status).toBe(400)
+      expect(((await response.json()) as { code: string }).code).toBe('unknown_scenario')
+      expect(sim.state()).toEqual(before)
+      expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(
+        204,
+      )
+    },
+  )
 })

@@ -20,10 +20,13 @@ async function expectJsonError(response: Response, status: number, code: string)
 }
 
 describe('answers that are ours', () => {
-  test.each(['/nope', '/', '/v2/store/orders', '/V1/store/orders', '/favicon.ico'])('GET %s outside the API gives a JSON 404 not_found', async (path) => {
-    const { origin } = await serve()
-    await expectJsonError(await fetch(`${origin}${path}`), 404, 'not_found')
-  })
+  test.each(['/nope', '/', '/v2/store/orders', '/V1/store/orders', '/favicon.ico'])(
+    'GET %s outside the API gives a JSON 404 not_found',
+    async (path) => {
+      const { origin } = await serve()
+      await expectJsonError(await fetch(`${origin}${path}`), 404, 'not_found')
+    },
+  )
 
   test('a known path with another method gives 405 method_not_allowed with Allow', async () => {
     const { origin } = await serve()
@@ -41,12 +44,28 @@ describe('answers that are ours', () => {
 
   test('a body on GET or DELETE within the limit is ignored', async () => {
     const { origin } = await serve({ scenario: 'pending' })
-    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"not":"read"' })).status).toBe(204)
+    expect(
+      (
+        await fetch(`${origin}/v1/store/orders/1`, {
+          method: 'DELETE',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: '{"not":"read"',
+        })
+      ).status,
+    ).toBe(204)
   })
 
-  test('a handler that throws gives a JSON 500 internal_error, never express\'s HTML page with a stack', async () => {
+  test("a handler that throws gives a JSON 500 internal_error, never express's HTML page with a stack", async () => {
     const sim = createSimulator()
-    const throwing = { ...sim, handlers: [http.get('*/v1/boom', () => { throw new Error('secret stack') }), ...sim.handlers] }
+    const throwing = {
+      ...sim,
+      handlers: [
+        http.get('*/v1/boom', () => {
+          throw new Error('secret stack')
+        }),
+        ...sim.handlers,
+      ],
+    }
     const errors: unknown[] = []
     const { origin } = await serve({ simulator: throwing, onError: (error) => errors.push(error) }, 'express')
     const response = await fetch(`${origin}/v1/boom`)
@@ -75,7 +94,7 @@ describe('answers that are ours', () => {
     const { origin } = await serve()
     const { port } = new URL(origin)
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/store/orders', headers: { Host: 'bad host[' , ...auth } }, (res) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/store/orders', headers: { Host: 'bad host[', ...auth } }, (res) => {
         res.resume()
         resolve(res.statusCode ?? 0)
       })
@@ -90,10 +109,17 @@ describe('answers that are ours', () => {
 describe('CORS', () => {
   test('every answer carries Access-Control-Allow-Origin and exposes the headers a client reads', async () => {
     const { origin } = await serve()
-    for (const [path, headers] of [['/v1/store/orders', auth], ['/v1/store/orders', {}], ['/nope', {}], ['/v1/pets/1', auth]] as const) {
+    for (const [path, headers] of [
+      ['/v1/store/orders', auth],
+      ['/v1/store/orders', {}],
+      ['/nope', {}],
+      ['/v1/pets/1', auth],
+    ] as const) {
       const response = await fetch(`${origin}${path}`, { headers: { ...headers, Origin: 'http://localhost:5173' } })
       expect(response.headers.get('Access-Control-Allow-Origin'), path).toBe('http://localhost:5173')
-      expect(response.headers.get('Access-Control-Expose-Headers')?.split(', ')).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate']))
+      expect(response.headers.get('Access-Control-Expose-Headers')?.split(', ')).toEqual(
+        expect.arrayContaining(['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate']),
+      )
     }
     expect((await fetch(`${origin}/v1/store/orders`, { headers: auth })).headers.get('Access-Control-Allow-Origin')).toBe('*')
   })
@@ -106,7 +132,11 @@ describe('CORS', () => {
     const { origin, sim } = await serve({ scenario: 'pending' })
     const response = await fetch(`${origin}${path}`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization, x-trace-id' },
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Access-Control-Request-Method': method,
+        'Access-Control-Request-Headers': 'authorization, x-trace-id',
+      },
     })
     expect(response.status).toBe(204)
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:3000')
@@ -124,7 +154,9 @@ describe('request journal over HTTP', () => {
     await fetch(`${origin}/nope`)
     await fetch(`${origin}/__sim/state`)
 
-    expect(sim.journal.entries().map(({ method, path, status, operation, orderId }) => ({ method, path, status, operation, orderId }))).toEqual([
+    expect(
+      sim.journal.entries().map(({ method, path, status, operation, orderId }) => ({ method, path, status, operation, orderId })),
+    ).toEqual([
       { method: 'DELETE', path: '/v1/store/orders/2', status: 204, operation: 'cancelOrder', orderId: 2 },
       { method: 'GET', path: '/nope', status: 404, operation: null, orderId: null },
     ])
@@ -144,9 +176,16 @@ describe('startSimulatorServer: express is loaded on the first request that need
       const origin = running.url.replace(/\/v1$/, '')
       // All sent before express has loaded: each waits for it, none is lost.
       const [preflight, head, withBody, admin, outside] = await Promise.all([
-        fetch(`${running.url}/store/orders`, { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET' } }),
+        fetch(`${running.url}/store/orders`, {
+          method: 'OPTIONS',
+          headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET' },
+        }),
         fetch(`${running.url}/store/orders`, { method: 'HEAD', headers: auth }),
-        fetch(`${running.url}/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"ignored":true}' }),
+        fetch(`${running.url}/store/orders/1`, {
+          method: 'DELETE',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: '{"ignored":true}',
+        }),
         fetch(`${origin}/__sim/state`),
         fetch(`${origin}/nope`),
       ])
@@ -179,7 +218,11 @@ describe('startSimulatorServer: express is loaded on the first request that need
       running.sim.reset('pending')
       const scenarios = (await (await fetch(`${origin}/__sim/scenarios`)).json()) as { name: string; builtin: boolean; current: boolean }[]
       expect(scenarios.find((scenario) => scenario.name === 'mine')).toMatchObject({ builtin: false, current: false })
-      const reset = await fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"scenario":"mine"}' })
+      const reset = await fetch(`${origin}/__sim/reset`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"scenario":"mine"}',
+      })
       expect(reset.status).toBe(200)
       expect(running.sim.orders()).toEqual([expect.objectContaining({ id: 7, status: 'shipped' })])
     } finally {

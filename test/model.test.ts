@@ -29,7 +29,10 @@ interface Model {
 const INITIAL = Object.fromEntries(
   SCENARIOS.map((name) => {
     const state = createSimulator({ scenario: name }).state()
-    return [name, { accepts: state.apiKeys.includes(KEY), orders: state.orders.map((order) => ({ id: Number(order.id), status: order.status })) }]
+    return [
+      name,
+      { accepts: state.apiKeys.includes(KEY), orders: state.orders.map((order) => ({ id: Number(order.id), status: order.status })) },
+    ]
   }),
 ) as Record<ScenarioName, { accepts: boolean; orders: { id: number; status: Status }[] }>
 
@@ -55,7 +58,9 @@ class ListCommand implements fc.AsyncCommand<Model, Real> {
       return
     }
     expect(status).toBe(200)
-    expect((body as { id: number; status: Status }[]).map(({ id, status: orderStatus }) => ({ id, status: orderStatus }))).toEqual(model.orders)
+    expect((body as { id: number; status: Status }[]).map(({ id, status: orderStatus }) => ({ id, status: orderStatus }))).toEqual(
+      model.orders,
+    )
   }
   toString = () => `list(${this.key === KEY ? 'good key' : 'bad key'})`
 }
@@ -63,11 +68,20 @@ class ListCommand implements fc.AsyncCommand<Model, Real> {
 type Target = { kind: 'existing'; index: number } | { kind: 'unknown'; id: number } | { kind: 'malformed'; text: string }
 
 class CancelCommand implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly target: Target, readonly key: string) {}
+  constructor(
+    readonly target: Target,
+    readonly key: string,
+  ) {}
   check = () => true
   async run(model: Model, real: Real) {
-    const existing = this.target.kind === 'existing' && model.orders.length > 0 ? model.orders[this.target.index % model.orders.length] : undefined
-    const pathId = existing !== undefined ? String(existing.id) : this.target.kind === 'malformed' ? this.target.text : String(this.target.kind === 'unknown' ? this.target.id : 424242)
+    const existing =
+      this.target.kind === 'existing' && model.orders.length > 0 ? model.orders[this.target.index % model.orders.length] : undefined
+    const pathId =
+      existing !== undefined
+        ? String(existing.id)
+        : this.target.kind === 'malformed'
+          ? this.target.text
+          : String(this.target.kind === 'unknown' ? this.target.id : 424242)
     const { status, body } = await real.call('DELETE', `/store/orders/${encodeURIComponent(pathId)}`, this.key)
     const code = (body as { code?: string } | null)?.code
     if (!authorized(model, this.key)) {
@@ -103,14 +117,21 @@ class ResetCommand implements fc.AsyncCommand<Model, Real> {
 const key = fc.constantFrom(KEY, KEY, KEY, 'wrong-key')
 const commands = [
   key.map((k) => new ListCommand(k)),
-  fc.tuple(
-    fc.oneof(
-      { weight: 6, arbitrary: fc.nat().map((index): Target => ({ kind: 'existing', index })) },
-      { weight: 1, arbitrary: fc.integer({ min: 1000, max: 1_000_000 }).map((id): Target => ({ kind: 'unknown', id })) },
-      { weight: 1, arbitrary: fc.constantFrom('abc', '1.5', '1e3', '0x10', '+1', '9223372036854775808', ' 1').map((text): Target => ({ kind: 'malformed', text })) },
-    ),
-    key,
-  ).map(([target, k]) => new CancelCommand(target, k)),
+  fc
+    .tuple(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.nat().map((index): Target => ({ kind: 'existing', index })) },
+        { weight: 1, arbitrary: fc.integer({ min: 1000, max: 1_000_000 }).map((id): Target => ({ kind: 'unknown', id })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('abc', '1.5', '1e3', '0x10', '+1', '9223372036854775808', ' 1')
+            .map((text): Target => ({ kind: 'malformed', text })),
+        },
+      ),
+      key,
+    )
+    .map(([target, k]) => new CancelCommand(target, k)),
   fc.constant(new ResetCommand()),
   fc.constantFrom(...SCENARIOS).map((name) => new ResetCommand(name)),
 ]
@@ -121,25 +142,29 @@ const parse = async (response: Response) => {
 }
 
 describe.each(['keep', 'remove'] as const)('afterCancel: %s', (afterCancel) => {
-  test.each(SCENARIOS)('in process, starting from %s: 150 random sequences follow the model', async (scenario) => {
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (sequence) => {
-        const sim = createSimulator({ scenario, afterCancel, exposeStatus: true })
-        const real: Real = {
-          sim,
-          call: async (method, path, k) => {
-            const request = new Request(`https://api.petstore.example/v1${path}`, { method, headers: { Authorization: `Bearer ${k}` } })
-            const response = await getResponse([...sim.handlers], request)
-            if (response === undefined) throw new Error(`No handler answered ${method} ${path}`)
-            return parse(response)
-          },
-          reset: async (name) => sim.reset(name),
-        }
-        await fc.asyncModelRun(() => ({ model: initialModel(scenario, afterCancel), real }), sequence)
-      }),
-      { seed: SEED, numRuns: 150 },
-    )
-  }, 60_000)
+  test.each(SCENARIOS)(
+    'in process, starting from %s: 150 random sequences follow the model',
+    async (scenario) => {
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (sequence) => {
+          const sim = createSimulator({ scenario, afterCancel, exposeStatus: true })
+          const real: Real = {
+            sim,
+            call: async (method, path, k) => {
+              const request = new Request(`https://api.petstore.example/v1${path}`, { method, headers: { Authorization: `Bearer ${k}` } })
+              const response = await getResponse([...sim.handlers], request)
+              if (response === undefined) throw new Error(`No handler answered ${method} ${path}`)
+              return parse(response)
+            },
+            reset: async (name) => sim.reset(name),
+          }
+          await fc.asyncModelRun(() => ({ model: initialModel(scenario, afterCancel), real }), sequence)
+        }),
+        { seed: SEED, numRuns: 150 },
+      )
+    },
+    60_000,
+  )
 })
 
 describe('over HTTP', () => {
@@ -153,7 +178,10 @@ describe('over HTTP', () => {
           sim,
           call: async (method, path, k) => parse(await fetch(`${origin}/v1${path}`, { method, headers: { Authorization: `Bearer ${k}` } })),
           reset: async (name) => {
-            const response = await fetch(`${origin}/__sim/reset`, { method: 'POST', body: JSON.stringify(name === undefined ? {} : { scenario: name }) })
+            const response = await fetch(`${origin}/__sim/reset`, {
+              method: 'POST',
+              body: JSON.stringify(name === undefined ? {} : { scenario: name }),
+            })
             expect(response.status).toBe(200)
           },
         }

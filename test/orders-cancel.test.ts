@@ -13,7 +13,12 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
       expect(response.status).toBe(204)
       expect(response.text).toBe('')
       expect(api.sim.orders().find((order) => order.id === 1)?.status).toBe('cancelled')
-      expect(api.sim.orders().filter((order) => order.status === 'pending').map((order) => order.id)).toEqual([2, 3])
+      expect(
+        api.sim
+          .orders()
+          .filter((order) => order.status === 'pending')
+          .map((order) => order.id),
+      ).toEqual([2, 3])
     })
 
     test('keeps a cancelled order in the list by default, with its five fields unchanged', async () => {
@@ -117,7 +122,12 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
 
     test('sends int64 ids beyond 2^53 with every digit in the list', async () => {
       const api = simulate({
-        scenario: { name: 'big', description: 'big', apiKeys: ['petstore-test-key'], orders: [{ id: 9223372036854775807n, petId: -9223372036854775808n, status: 'shipped' }] },
+        scenario: {
+          name: 'big',
+          description: 'big',
+          apiKeys: ['petstore-test-key'],
+          orders: [{ id: 9223372036854775807n, petId: -9223372036854775808n, status: 'shipped' }],
+        },
       })
       expect((await api.list()).text).toBe('[{"id":9223372036854775807,"petId":-9223372036854775808}]')
     })
@@ -143,7 +153,13 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
       })
 
       test('can come from the scenario file, and the simulator option overrides it', async () => {
-        const scenario = { name: 'removing', description: 'r', apiKeys: ['petstore-test-key'], afterCancel: 'remove' as const, orders: [{ id: 5, status: 'pending' as const }] }
+        const scenario = {
+          name: 'removing',
+          description: 'r',
+          apiKeys: ['petstore-test-key'],
+          afterCancel: 'remove' as const,
+          orders: [{ id: 5, status: 'pending' as const }],
+        }
         const fromScenario = simulate({ scenario })
         await fromScenario.cancel(5)
         expect(fromScenario.sim.orders()).toEqual([])

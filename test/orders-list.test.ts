@@ -43,7 +43,11 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     test('lists the orders of the shipped scenario as complete', async () => {
       const api = simulate({ scenario: 'shipped' })
       const orders = (await api.list()).json() as { id: number; complete: boolean }[]
-      expect(orders.map((order) => [order.id, order.complete])).toEqual([[1, true], [2, true], [3, true]])
+      expect(orders.map((order) => [order.id, order.complete])).toEqual([
+        [1, true],
+        [2, true],
+        [3, true],
+      ])
     })
 
     test('adds each order status with exposeStatus, and follows cancellation', async () => {
@@ -52,18 +56,36 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
 
       const orders = (await api.list()).json() as { id: number; status: string }[]
 
-      expect(orders.map((order) => [order.id, order.status])).toEqual([[1, 'cancelled'], [2, 'pending'], [3, 'pending']])
+      expect(orders.map((order) => [order.id, order.status])).toEqual([
+        [1, 'cancelled'],
+        [2, 'pending'],
+        [3, 'pending'],
+      ])
     })
 
     test('takes exposeStatus from the scenario file unless the option says otherwise', async () => {
-      const scenario = { name: 'exposed', description: 'e', apiKeys: ['petstore-test-key'], exposeStatus: true, orders: [{ id: 1, status: 'shipped' as const }] }
+      const scenario = {
+        name: 'exposed',
+        description: 'e',
+        apiKeys: ['petstore-test-key'],
+        exposeStatus: true,
+        orders: [{ id: 1, status: 'shipped' as const }],
+      }
       expect((await simulate({ scenario }).list()).json()).toEqual([{ id: 1, status: 'shipped' }])
       expect((await simulate({ scenario, exposeStatus: false }).list()).json()).toEqual([{ id: 1 }])
     })
 
     test('leaves out the fields a scenario order does not have (the spec marks none required)', async () => {
       const api = simulate({
-        scenario: { name: 'sparse', description: 's', apiKeys: ['petstore-test-key'], orders: [{ id: 7, status: 'pending' }, { id: 8, quantity: 0, complete: false, status: 'pending' }] },
+        scenario: {
+          name: 'sparse',
+          description: 's',
+          apiKeys: ['petstore-test-key'],
+          orders: [
+            { id: 7, status: 'pending' },
+            { id: 8, quantity: 0, complete: false, status: 'pending' },
+          ],
+        },
       })
       expect((await api.list()).text).toBe('[{"id":7},{"id":8,"quantity":0,"complete":false}]')
     })

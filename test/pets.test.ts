@@ -49,7 +49,7 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
         name: 'odd-pets',
         description: 'opaque pets',
         apiKeys: ['petstore-test-key'],
-        pets: { '7': ['a', 1, null], 'rex': 'just a string', '8': { tag: 9223372036854775807n } },
+        pets: { '7': ['a', 1, null], rex: 'just a string', '8': { tag: 9223372036854775807n } },
       },
     })
 

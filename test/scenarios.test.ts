@@ -8,7 +8,9 @@ import { useInProcessSimulator } from './support/harness.js'
 
 const simulate = useInProcessSimulator()
 const ajv = createAjv({ strict: true })
-const validateAgainstSchema = ajv.compile(JSON.parse(readFileSync(new URL('../scenarios/scenario.schema.json', import.meta.url), 'utf8')) as object)
+const validateAgainstSchema = ajv.compile(
+  JSON.parse(readFileSync(new URL('../scenarios/scenario.schema.json', import.meta.url), 'utf8')) as object,
+)
 
 const directory = mkdtempSync(join(tmpdir(), 'petstore-scenarios-'))
 function writeScenario(name: string, content: string): string {
@@ -48,7 +50,10 @@ describe('built-in scenarios', () => {
   })
 
   test('pending holds only pending orders, shipped only shipped ones, missing none, bad-key some', () => {
-    const statuses = (scenario: string) => createSimulator({ scenario }).orders().map((order) => order.status)
+    const statuses = (scenario: string) =>
+      createSimulator({ scenario })
+        .orders()
+        .map((order) => order.status)
     expect(statuses('pending')).toEqual(['pending', 'pending', 'pending'])
     expect(statuses('shipped')).toEqual(['shipped', 'shipped', 'shipped'])
     expect(statuses('missing')).toEqual([])
@@ -97,24 +102,42 @@ describe('scenario files', () => {
   })
 
   test('may combine explicit orders with generated ones, which follow the largest explicit id', () => {
-    const path = writeScenario('mixed.json', JSON.stringify({
-      ...valid,
-      orders: [{ id: 40, status: 'shipped' }],
-      generate: { count: 3, seed: 1, statuses: { cancelled: 1 } },
-    }))
+    const path = writeScenario(
+      'mixed.json',
+      JSON.stringify({
+        ...valid,
+        orders: [{ id: 40, status: 'shipped' }],
+        generate: { count: 3, seed: 1, statuses: { cancelled: 1 } },
+      }),
+    )
     const orders = createSimulator({ scenario: path }).orders()
-    expect(orders.map((order) => [order.id, order.status])).toEqual([[40, 'shipped'], [41, 'cancelled'], [42, 'cancelled'], [43, 'cancelled']])
+    expect(orders.map((order) => [order.id, order.status])).toEqual([
+      [40, 'shipped'],
+      [41, 'cancelled'],
+      [42, 'cancelled'],
+      [43, 'cancelled'],
+    ])
   })
 
   test('keep every digit of int64 ids written beyond 2^53', () => {
-    const path = writeScenario('big.json', '{"name":"big","description":"d","apiKeys":[],"orders":[{"id":9007199254740993,"status":"pending"},{"id":9007199254740992,"status":"pending"}]}')
-    expect(createSimulator({ scenario: path }).orders().map((order) => order.id)).toEqual([9007199254740993n, 9007199254740992])
+    const path = writeScenario(
+      'big.json',
+      '{"name":"big","description":"d","apiKeys":[],"orders":[{"id":9007199254740993,"status":"pending"},{"id":9007199254740992,"status":"pending"}]}',
+    )
+    expect(
+      createSimulator({ scenario: path })
+        .orders()
+        .map((order) => order.id),
+    ).toEqual([9007199254740993n, 9007199254740992])
   })
 
   test('need only a name: no description, the test key, and orders that are pending unless they say otherwise', async () => {
     const api = simulate({ scenario: { name: 'minimal', orders: [{ id: 1 }, { id: 2, status: 'shipped' }] } })
     expect(api.sim.state()).toMatchObject({ scenario: 'minimal', description: '', apiKeys: ['petstore-test-key'] })
-    expect(api.sim.orders()).toEqual([{ id: 1, status: 'pending' }, { id: 2, status: 'shipped' }])
+    expect(api.sim.orders()).toEqual([
+      { id: 1, status: 'pending' },
+      { id: 2, status: 'shipped' },
+    ])
     expect((await api.cancel(1)).status).toBe(204)
     expect(validateAgainstSchema({ name: 'minimal', orders: [{ id: 1 }] })).toBe(true)
   })
@@ -126,33 +149,189 @@ describe('scenario files', () => {
 })
 
 const badFiles: { case: string; content: string; field?: string; message: string; schemaRejects: boolean }[] = [
-  { case: 'invalid JSON', content: '{"name": "x",\n  "apiKeys": [}', message: 'the file is not valid JSON: Array item expected but got \'}\' at line 2, column 15', schemaRejects: false },
+  {
+    case: 'invalid JSON',
+    content: '{"name": "x",\n  "apiKeys": [}',
+    message: "the file is not valid JSON: Array item expected but got '}' at line 2, column 15",
+    schemaRejects: false,
+  },
   { case: 'an empty file', content: '', message: 'not valid JSON', schemaRejects: false },
-  { case: 'a duplicate key', content: '{"name":"a","name":"b","description":"d","apiKeys":[]}', message: "Duplicate key 'name'", schemaRejects: false },
+  {
+    case: 'a duplicate key',
+    content: '{"name":"a","name":"b","description":"d","apiKeys":[]}',
+    message: "Duplicate key 'name'",
+    schemaRejects: false,
+  },
   { case: 'an array instead of an object', content: '[]', message: 'the scenario must be an object, got an array', schemaRejects: true },
-  { case: 'a missing name', content: JSON.stringify({ description: 'd', apiKeys: [] }), field: 'name', message: 'name is required', schemaRejects: true },
-  { case: 'a name with upper case', content: JSON.stringify({ ...valid, name: 'Mine' }), field: 'name', message: 'name must be 1 to 64 lower-case letters', schemaRejects: true },
-  { case: 'a key that is not a string', content: JSON.stringify({ ...valid, apiKeys: [42] }), field: 'apiKeys[0]', message: 'apiKeys[0] must be a string, got 42', schemaRejects: true },
-  { case: 'a key that cannot be a bearer token', content: JSON.stringify({ ...valid, apiKeys: ['two words'] }), field: 'apiKeys[0]', message: 'apiKeys[0] must be usable as a bearer token', schemaRejects: true },
-  { case: 'an unknown top-level field', content: JSON.stringify({ ...valid, order: [] }), field: 'order', message: 'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit)', schemaRejects: true },
-  { case: 'an unknown order field', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', price: 3 }] }), field: 'orders[0].price', message: 'unknown field orders[0].price', schemaRejects: true },
-  { case: 'a string id', content: JSON.stringify({ ...valid, orders: [{ id: '1', status: 'pending' }] }), field: 'orders[0].id', message: 'orders[0].id must be an integer between -9223372036854775808 and 9223372036854775807 (int64), got the string "1"', schemaRejects: true },
-  { case: 'a fractional id', content: JSON.stringify({ ...valid, orders: [{ id: 1.5, status: 'pending' }] }), field: 'orders[0].id', message: 'orders[0].id must be an integer', schemaRejects: true },
-  { case: 'an id beyond int64', content: '{"name":"x","description":"d","apiKeys":[],"orders":[{"id":9223372036854775808,"status":"pending"}]}', field: 'orders[0].id', message: 'orders[0].id must be an integer between', schemaRejects: false },
-  { case: 'duplicate ids', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending' }, { id: 2, status: 'pending' }, { id: 1, status: 'shipped' }] }), field: 'orders[2].id', message: 'orders[2].id 1 duplicates orders[0].id', schemaRejects: false },
-  { case: 'an unknown status', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'delivered' }] }), field: 'orders[0].status', message: 'orders[0].status must be one of "pending", "shipped", "cancelled", got the string "delivered"', schemaRejects: true },
-  { case: 'a quantity that is a string', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', quantity: '2' }] }), field: 'orders[0].quantity', message: 'orders[0].quantity must be an integer', schemaRejects: true },
-  { case: 'complete as a string', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', complete: 'yes' }] }), field: 'orders[0].complete', message: 'orders[0].complete must be true or false', schemaRejects: true },
-  { case: 'a date that is not ISO 8601', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', shipDate: '01/02/2026' }] }), field: 'orders[0].shipDate', message: 'orders[0].shipDate must be an ISO 8601 date-time', schemaRejects: true },
-  { case: 'a date that does not exist', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', shipDate: '2026-02-30T00:00:00Z' }] }), field: 'orders[0].shipDate', message: 'orders[0].shipDate must be an ISO 8601 date-time', schemaRejects: true },
-  { case: 'a date without a time zone', content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', shipDate: '2026-02-03T00:00:00' }] }), field: 'orders[0].shipDate', message: 'orders[0].shipDate must be an ISO 8601 date-time', schemaRejects: true },
-  { case: 'a generator without a seed', content: JSON.stringify({ ...valid, generate: { count: 3, statuses: { pending: 1 } } }), field: 'generate.seed', message: 'generate.seed is required', schemaRejects: true },
-  { case: 'a generator with no positive weight', content: JSON.stringify({ ...valid, generate: { count: 3, seed: 1, statuses: { pending: 0 } } }), field: 'generate.statuses', message: 'at least one status a weight above 0', schemaRejects: false },
-  { case: 'a generator with an inverted range', content: JSON.stringify({ ...valid, generate: { count: { min: 5, max: 2 }, seed: 1, statuses: { pending: 1 } } }), field: 'generate.count', message: 'generate.count.min (5) must not be greater than generate.count.max (2)', schemaRejects: false },
-  { case: 'a generator above the order limit', content: JSON.stringify({ ...valid, generate: { count: 100001, seed: 1, statuses: { pending: 1 } } }), field: 'generate.count', message: 'generate.count must be between 0 and 100000', schemaRejects: true },
-  { case: 'generated ids colliding with explicit ones', content: JSON.stringify({ ...valid, generate: { count: 3, seed: 1, statuses: { pending: 1 }, firstId: 1 } }), field: 'generate.firstId', message: 'generated order id 1 collides with orders[0].id', schemaRejects: false },
-  { case: 'an unknown afterCancel', content: JSON.stringify({ ...valid, afterCancel: 'delete' }), field: 'afterCancel', message: 'afterCancel must be one of "keep", "remove"', schemaRejects: true },
-  { case: 'pets as an array', content: JSON.stringify({ ...valid, pets: [] }), field: 'pets', message: 'pets must be an object keyed by petId', schemaRejects: true },
+  {
+    case: 'a missing name',
+    content: JSON.stringify({ description: 'd', apiKeys: [] }),
+    field: 'name',
+    message: 'name is required',
+    schemaRejects: true,
+  },
+  {
+    case: 'a name with upper case',
+    content: JSON.stringify({ ...valid, name: 'Mine' }),
+    field: 'name',
+    message: 'name must be 1 to 64 lower-case letters',
+    schemaRejects: true,
+  },
+  {
+    case: 'a key that is not a string',
+    content: JSON.stringify({ ...valid, apiKeys: [42] }),
+    field: 'apiKeys[0]',
+    message: 'apiKeys[0] must be a string, got 42',
+    schemaRejects: true,
+  },
+  {
+    case: 'a key that cannot be a bearer token',
+    content: JSON.stringify({ ...valid, apiKeys: ['two words'] }),
+    field: 'apiKeys[0]',
+    message: 'apiKeys[0] must be usable as a bearer token',
+    schemaRejects: true,
+  },
+  {
+    case: 'an unknown top-level field',
+    content: JSON.stringify({ ...valid, order: [] }),
+    field: 'order',
+    message:
+      'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit)',
+    schemaRejects: true,
+  },
+  {
+    case: 'an unknown order field',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', price: 3 }] }),
+    field: 'orders[0].price',
+    message: 'unknown field orders[0].price',
+    schemaRejects: true,
+  },
+  {
+    case: 'a string id',
+    content: JSON.stringify({ ...valid, orders: [{ id: '1', status: 'pending' }] }),
+    field: 'orders[0].id',
+    message: 'orders[0].id must be an integer between -9223372036854775808 and 9223372036854775807 (int64), got the string "1"',
+    schemaRejects: true,
+  },
+  {
+    case: 'a fractional id',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1.5, status: 'pending' }] }),
+    field: 'orders[0].id',
+    message: 'orders[0].id must be an integer',
+    schemaRejects: true,
+  },
+  {
+    case: 'an id beyond int64',
+    content: '{"name":"x","description":"d","apiKeys":[],"orders":[{"id":9223372036854775808,"status":"pending"}]}',
+    field: 'orders[0].id',
+    message: 'orders[0].id must be an integer between',
+    schemaRejects: false,
+  },
+  {
+    case: 'duplicate ids',
+    content: JSON.stringify({
+      ...valid,
+      orders: [
+        { id: 1, status: 'pending' },
+        { id: 2, status: 'pending' },
+        { id: 1, status: 'shipped' },
+      ],
+    }),
+    field: 'orders[2].id',
+    message: 'orders[2].id 1 duplicates orders[0].id',
+    schemaRejects: false,
+  },
+  {
+    case: 'an unknown status',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'delivered' }] }),
+    field: 'orders[0].status',
+    message: 'orders[0].status must be one of "pending", "shipped", "cancelled", got the string "delivered"',
+    schemaRejects: true,
+  },
+  {
+    case: 'a quantity that is a string',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', quantity: '2' }] }),
+    field: 'orders[0].quantity',
+    message: 'orders[0].quantity must be an integer',
+    schemaRejects: true,
+  },
+  {
+    case: 'complete as a string',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', complete: 'yes' }] }),
+    field: 'orders[0].complete',
+    message: 'orders[0].complete must be true or false',
+    schemaRejects: true,
+  },
+  {
+    case: 'a date that is not ISO 8601',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', shipDate: '01/02/2026' }] }),
+    field: 'orders[0].shipDate',
+    message: 'orders[0].shipDate must be an ISO 8601 date-time',
+    schemaRejects: true,
+  },
+  {
+    case: 'a date that does not exist',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', shipDate: '2026-02-30T00:00:00Z' }] }),
+    field: 'orders[0].shipDate',
+    message: 'orders[0].shipDate must be an ISO 8601 date-time',
+    schemaRejects: true,
+  },
+  {
+    case: 'a date without a time zone',
+    content: JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending', shipDate: '2026-02-03T00:00:00' }] }),
+    field: 'orders[0].shipDate',
+    message: 'orders[0].shipDate must be an ISO 8601 date-time',
+    schemaRejects: true,
+  },
+  {
+    case: 'a generator without a seed',
+    content: JSON.stringify({ ...valid, generate: { count: 3, statuses: { pending: 1 } } }),
+    field: 'generate.seed',
+    message: 'generate.seed is required',
+    schemaRejects: true,
+  },
+  {
+    case: 'a generator with no positive weight',
+    content: JSON.stringify({ ...valid, generate: { count: 3, seed: 1, statuses: { pending: 0 } } }),
+    field: 'generate.statuses',
+    message: 'at least one status a weight above 0',
+    schemaRejects: false,
+  },
+  {
+    case: 'a generator with an inverted range',
+    content: JSON.stringify({ ...valid, generate: { count: { min: 5, max: 2 }, seed: 1, statuses: { pending: 1 } } }),
+    field: 'generate.count',
+    message: 'generate.count.min (5) must not be greater than generate.count.max (2)',
+    schemaRejects: false,
+  },
+  {
+    case: 'a generator above the order limit',
+    content: JSON.stringify({ ...valid, generate: { count: 100001, seed: 1, statuses: { pending: 1 } } }),
+    field: 'generate.count',
+    message: 'generate.count must be between 0 and 100000',
+    schemaRejects: true,
+  },
+  {
+    case: 'generated ids colliding with explicit ones',
+    content: JSON.stringify({ ...valid, generate: { count: 3, seed: 1, statuses: { pending: 1 }, firstId: 1 } }),
+    field: 'generate.firstId',
+    message: 'generated order id 1 collides with orders[0].id',
+    schemaRejects: false,
+  },
+  {
+    case: 'an unknown afterCancel',
+    content: JSON.stringify({ ...valid, afterCancel: 'delete' }),
+    field: 'afterCancel',
+    message: 'afterCancel must be one of "keep", "remove"',
+    schemaRejects: true,
+  },
+  {
+    case: 'pets as an array',
+    content: JSON.stringify({ ...valid, pets: [] }),
+    field: 'pets',
+    message: 'pets must be an object keyed by petId',
+    schemaRejects: true,
+  },
 ]
 
 describe('a bad scenario file', () => {
@@ -180,7 +359,17 @@ describe('a bad scenario file', () => {
     const api = simulate({ scenario: 'pending' })
     await api.cancel(1)
     const before = api.sim.state()
-    const path = writeScenario('half.json', JSON.stringify({ ...valid, orders: [{ id: 1, status: 'pending' }, { id: 2, status: 'pending' }, { id: 2, status: 'pending' }] }))
+    const path = writeScenario(
+      'half.json',
+      JSON.stringify({
+        ...valid,
+        orders: [
+          { id: 1, status: 'pending' },
+          { id: 2, status: 'pending' },
+          { id: 2, status: 'pending' },
+        ],
+      }),
+    )
 
     expect(() => api.sim.reset(path)).toThrow(ScenarioError)
 
@@ -190,7 +379,9 @@ describe('a bad scenario file', () => {
 
   test('is refused when the path does not exist or is a folder', () => {
     mkdirSync(join(directory, 'folder.json'), { recursive: true })
-    expect(() => createSimulator({ scenario: join(directory, 'nope.json') })).toThrow(/^Failed to load scenario ".*nope\.json": no such file\.$/)
+    expect(() => createSimulator({ scenario: join(directory, 'nope.json') })).toThrow(
+      /^Failed to load scenario ".*nope\.json": no such file\.$/,
+    )
     expect(() => createSimulator({ scenario: join(directory, 'folder.json') })).toThrow(/the path is not a file/)
   })
 

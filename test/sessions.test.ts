@@ -57,16 +57,29 @@ test('sessions are bounded: the least recently used goes first, and idle ones ex
 describe('over HTTP, ten test runs sharing one server', () => {
   const serve = useAppServers()
 
-  test('each with its own session and scenario, interleaved, never see each other\'s orders or journal', async () => {
+  test("each with its own session and scenario, interleaved, never see each other's orders or journal", async () => {
     const { origin, sim } = await serve({ scenario: 'pending' })
     const scenarios = ['pending', 'shipped', 'missing', 'bad-key', 'default']
-    const runs = Array.from({ length: 10 }, (_, index) => ({ id: `run-${index}`, scenario: scenarios[index % scenarios.length] ?? 'pending' }))
+    const runs = Array.from({ length: 10 }, (_, index) => ({
+      id: `run-${index}`,
+      scenario: scenarios[index % scenarios.length] ?? 'pending',
+    }))
     const headers = (id: string) => ({ ...auth, 'X-Sim-Session': id })
 
-    await Promise.all(runs.map(({ id, scenario }) => fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { 'X-Sim-Session': id }, body: JSON.stringify({ scenario }) })))
+    await Promise.all(
+      runs.map(({ id, scenario }) =>
+        fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { 'X-Sim-Session': id }, body: JSON.stringify({ scenario }) }),
+      ),
+    )
     // Interleave: every run cancels order 1, then every run lists, all at once.
-    const cancels = await Promise.all(runs.map(({ id }) => fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: headers(id) }).then((response) => response.status)))
-    const lists = await Promise.all(runs.map(({ id }) => fetch(`${origin}/v1/store/orders`, { headers: headers(id) }).then((response) => response.status)))
+    const cancels = await Promise.all(
+      runs.map(({ id }) =>
+        fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: headers(id) }).then((response) => response.status),
+      ),
+    )
+    const lists = await Promise.all(
+      runs.map(({ id }) => fetch(`${origin}/v1/store/orders`, { headers: headers(id) }).then((response) => response.status)),
+    )
 
     const expectedCancel: Record<string, number> = { pending: 204, shipped: 409, missing: 404, 'bad-key': 401, default: 204 }
     expect(cancels).toEqual(runs.map(({ scenario }) => expectedCancel[scenario]))

@@ -13,7 +13,7 @@ afterAll(() => server.close())
 const auth = { Authorization: `Bearer ${KEY}` }
 
 describe('independence', () => {
-  test('two simulators side by side never see each other\'s orders', async () => {
+  test("two simulators side by side never see each other's orders", async () => {
     const a = createSimulator({ scenario: 'pending', baseUrl: 'https://a.example/v1' })
     const b = createSimulator({ scenario: 'pending', baseUrl: 'https://b.example/v1' })
     server.use(...a.handlers, ...b.handlers)
@@ -62,7 +62,7 @@ describe('reset', () => {
     expect(sim.state().scenario).toBe('missing')
   })
 
-  test('takes the admin API\'s body shape too: { scenario, seed }', () => {
+  test("takes the admin API's body shape too: { scenario, seed }", () => {
     const sim = createSimulator({ scenario: 'pending' })
     const seven = createSimulator({ seed: 7 }).orders()
 
@@ -78,7 +78,9 @@ describe('reset', () => {
     const sim = createSimulator({ scenario: 'pending' })
     const before = sim.state()
     expect(() => sim.reset('nope')).toThrow('Failed to load scenario "nope"')
-    expect(() => sim.reset('default', { seed: -3 })).toThrow('Failed to reset the simulator: seed must be a whole number of 0 or more, got -3.')
+    expect(() => sim.reset('default', { seed: -3 })).toThrow(
+      'Failed to reset the simulator: seed must be a whole number of 0 or more, got -3.',
+    )
     expect(() => sim.reset({ description: 'no name', apiKeys: [] } as never)).toThrow('name is required')
     expect(sim.state()).toEqual(before)
   })
@@ -138,7 +140,11 @@ describe('base URL', () => {
 
     expect(response.status).toBe(404)
     expect(response.headers.get('Content-Type')).toBe('application/json')
-    expect(await response.json()).toEqual({ code: 'not_found', message: expect.stringContaining('The simulated operations are GET /v1/store/orders'), status: 404 })
+    expect(await response.json()).toEqual({
+      code: 'not_found',
+      message: expect.stringContaining('The simulated operations are GET /v1/store/orders'),
+      status: 404,
+    })
     expect(sim.orders()).toEqual(before)
   })
 
@@ -157,13 +163,20 @@ describe('base URL', () => {
 
     expect(response.status).toBe(405)
     expect(response.headers.get('Allow')).toBe(allow)
-    expect(await response.json()).toEqual({ code: 'method_not_allowed', message: `${method} is not allowed on ${path}; use ${allow}.`, status: 405 })
+    expect(await response.json()).toEqual({
+      code: 'method_not_allowed',
+      message: `${method} is not allowed on ${path}; use ${allow}.`,
+      status: 405,
+    })
     expect(sim.orders().every((order) => order.status === 'pending')).toBe(true)
   })
 
-  test('with fallthrough, leaves unknown paths under the base to the consumer\'s own handlers', async () => {
+  test("with fallthrough, leaves unknown paths under the base to the consumer's own handlers", async () => {
     const sim = createSimulator({ scenario: 'pending', fallthrough: true })
-    server.use(...sim.handlers, http.get('*/v1/pets', () => HttpResponse.json(['mine'])))
+    server.use(
+      ...sim.handlers,
+      http.get('*/v1/pets', () => HttpResponse.json(['mine'])),
+    )
     expect(await (await fetch('https://api.petstore.example/v1/pets', { headers: auth })).json()).toEqual(['mine'])
   })
 
@@ -194,7 +207,10 @@ describe('base URL', () => {
 
 describe('options', () => {
   test.each([
-    [{ baseUrl: 'ftp://x/v1' }, 'Failed to create the simulator: Failed to read baseUrl "ftp://x/v1": it must be an http(s) URL with no query or fragment.'],
+    [
+      { baseUrl: 'ftp://x/v1' },
+      'Failed to create the simulator: Failed to read baseUrl "ftp://x/v1": it must be an http(s) URL with no query or fragment.',
+    ],
     [{ baseUrl: 'v1' }, 'it must be an absolute http(s) URL such as "https://api.petstore.example/v1" or a path such as "/v1"'],
     [{ seed: -1 }, 'seed must be a whole number of 0 or more, got -1.'],
     [{ seed: 1.5 }, 'seed must be a whole number of 0 or more, got 1.5.'],

@@ -35,9 +35,22 @@ export function runBundle(bundle: string): Script {
   // The wrapper keeps the bundle's first line as line 1, so stack traces point where they should.
   const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`
   const script = new Script(source, { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) })
-  debug('V8 code cache %s', cachedData === undefined ? 'missing: compiled from source' : script.cachedDataRejected === true ? 'refused: compiled from source' : 'used')
+  debug(
+    'V8 code cache %s',
+    cachedData === undefined
+      ? 'missing: compiled from source'
+      : script.cachedDataRejected === true
+        ? 'refused: compiled from source'
+        : 'used',
+  )
   const module = { exports: {} }
-  const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void
+  const run = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: object,
+    filename: string,
+    dirname: string,
+  ) => void
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle))
   return script
 }

@@ -25,7 +25,11 @@ export class ApiError extends Error {
 
 /** The answer to anything that is not an `ApiError`: a bug of the simulator, told without a stack trace. */
 export function internalError(): ApiError {
-  return new ApiError(500, ErrorCode.InternalError, 'The simulator failed to handle this request. This is a bug in the simulator, not in your request.')
+  return new ApiError(
+    500,
+    ErrorCode.InternalError,
+    'The simulator failed to handle this request. This is a bug in the simulator, not in your request.',
+  )
 }
 
 /** The 400 of a request the simulator cannot read. */

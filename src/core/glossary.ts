@@ -43,14 +43,7 @@ export interface ErrorBody {
 export type AfterCancel = 'keep' | 'remove'
 
 /** A JSON value, as a scenario may declare it for an opaque pet record. */
-export type JsonValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue }
+export type JsonValue = string | number | bigint | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
 /**
  * Generates realistic orders with faker from a seed: the same seed always

@@ -32,10 +32,14 @@ for (let round = 0; round < 2; round++) {
   for (const name of ['A', 'B']) cold[name].push(...(await coldStart(builds[name])).runs)
 }
 console.log()
-console.log(`${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at 100 orders; cold start: 10 runs each, spawn to first 200.`)
+console.log(
+  `${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at 100 orders; cold start: 10 runs each, spawn to first 200.`,
+)
 console.log('| build | req/s (median; each round) | p50 ms | p99 ms | peak RSS MiB (max; each round) | cold start ms (median) |')
 console.log('|---|---|---|---|---|---|')
 for (const name of ['A', 'B']) {
   const r = runs[name]
-  console.log(`| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(cold[name]))} |`)
+  console.log(
+    `| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(cold[name]))} |`,
+  )
 }

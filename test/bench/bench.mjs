@@ -8,7 +8,21 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { envWithNode } from '../package/registry-node.mjs'
-import { coldStart, CONNECTIONS, KEY, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, TASKSET, WRK, writeScenario } from './harness.mjs'
+import {
+  coldStart,
+  CONNECTIONS,
+  KEY,
+  load,
+  median,
+  peakRssMiB,
+  ROOT,
+  ROUNDS,
+  SECONDS,
+  start,
+  TASKSET,
+  WRK,
+  writeScenario,
+} from './harness.mjs'
 import { buildMsw3Overlay, msw3Overlay } from '../package/msw3-overlay.mjs'
 
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/cli.mjs')
@@ -46,8 +60,19 @@ async function measure(kind, input, options) {
 }
 
 const results = { machine: {}, comparison: {}, growth: [], cancel: {}, coldStartMs: {}, inProcess: {} }
-results.machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadGenerator: WRK ? 'wrk' : 'autocannon', pinned: TASKSET, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS }
-console.log(`bench: ${results.machine.cpus} cores (${results.machine.model}), node ${process.version}, ${results.machine.loadGenerator}, pinned: ${TASKSET}`)
+results.machine = {
+  cpus: cpus().length,
+  model: cpus()[0]?.model,
+  node: process.version,
+  loadGenerator: WRK ? 'wrk' : 'autocannon',
+  pinned: TASKSET,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  rounds: ROUNDS,
+}
+console.log(
+  `bench: ${results.machine.cpus} cores (${results.machine.model}), node ${process.version}, ${results.machine.loadGenerator}, pinned: ${TASKSET}`,
+)
 
 // 1. The simulator against both baselines, interleaved over several rounds.
 for (const count of [100, 10_000]) {
@@ -80,7 +105,14 @@ for (const count of [10, 100, 1_000, 10_000, 100_000]) {
   const body = await listBody(scenario)
   const simulator = await measure('simulator', scenario, { seconds: 3 })
   const raw = await measure('raw', body.file, { seconds: 3 })
-  results.growth.push({ orders: count, bodyBytes: body.bytes, simulatorRps: simulator.rps, rawRps: raw.rps, simulatorP99: simulator.p99, perRequestMs: 1000 / simulator.rps })
+  results.growth.push({
+    orders: count,
+    bodyBytes: body.bytes,
+    simulatorRps: simulator.rps,
+    rawRps: raw.rps,
+    simulatorP99: simulator.p99,
+    perRequestMs: 1000 / simulator.rps,
+  })
   process.stdout.write('.')
 }
 console.log()
@@ -93,20 +125,29 @@ results.coldStartMs = await coldStart(CLI)
 
 // 5. In-process costs, in a process of their own: msw 2 on this Node, and msw 3
 // from its overlay on Node 24 (msw 3 needs 22.12+).
-results.inProcess.msw2 = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'test/bench/in-process.mjs')], { cwd: ROOT, encoding: 'utf8' }))
+results.inProcess.msw2 = JSON.parse(
+  execFileSync(process.execPath, [join(ROOT, 'test/bench/in-process.mjs')], { cwd: ROOT, encoding: 'utf8' }),
+)
 {
   const env = envWithNode(process.env.BENCH_MSW3_NODE ?? '24', [join(ROOT, 'node_modules/.bin')])
   const overlay = msw3Overlay()
   buildMsw3Overlay(env)
-  results.inProcess.msw3 = JSON.parse(execFileSync('node', [join(overlay, 'test/bench/in-process.mjs')], { cwd: overlay, env, encoding: 'utf8' }))
+  results.inProcess.msw3 = JSON.parse(
+    execFileSync('node', [join(overlay, 'test/bench/in-process.mjs')], { cwd: overlay, env, encoding: 'utf8' }),
+  )
 }
 
 // Report.
-const f = (value, digits = 0) => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
+const f = (value, digits = 0) =>
+  Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–'
 const lines = []
-lines.push(`Machine: ${results.machine.cpus} cores (${results.machine.model}), Node ${process.version}; load from ${results.machine.loadGenerator}, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${ROUNDS} interleaved rounds${TASKSET ? ', server on core 0 and load on core 1' : ''}.`)
+lines.push(
+  `Machine: ${results.machine.cpus} cores (${results.machine.model}), Node ${process.version}; load from ${results.machine.loadGenerator}, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${ROUNDS} interleaved rounds${TASKSET ? ', server on core 0 and load on core 1' : ''}.`,
+)
 lines.push('')
-lines.push('| GET /v1/store/orders | orders | body | req/s | p50 ms | p99 ms | peak RSS MiB | vs msw + http-middleware | vs raw node:http |')
+lines.push(
+  '| GET /v1/store/orders | orders | body | req/s | p50 ms | p99 ms | peak RSS MiB | vs msw + http-middleware | vs raw node:http |',
+)
 lines.push('|---|---|---|---|---|---|---|---|---|')
 for (const [count, row] of Object.entries(results.comparison)) {
   for (const [kind, label] of [
@@ -116,25 +157,41 @@ for (const [count, row] of Object.entries(results.comparison)) {
     ['raw', 'raw node:http, precomputed bytes'],
   ]) {
     const r = row[kind]
-    lines.push(`| ${label} | ${f(Number(count))} | ${f(row.bodyBytes / 1024, 1)} KiB | ${f(r.rps)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | ${f(r.peakRssMiB, 1)} | ${f(r.rps / row.mswStock.rps, 2)} x | ${f(r.rps / row.raw.rps, 2)} x |`)
+    lines.push(
+      `| ${label} | ${f(Number(count))} | ${f(row.bodyBytes / 1024, 1)} KiB | ${f(r.rps)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | ${f(r.peakRssMiB, 1)} | ${f(r.rps / row.mswStock.rps, 2)} x | ${f(r.rps / row.raw.rps, 2)} x |`,
+    )
   }
 }
 lines.push('')
 lines.push('| List cost as orders grow | body | simulator req/s | ms per request | raw node:http req/s | simulator / raw |')
 lines.push('|---|---|---|---|---|---|')
-for (const row of results.growth) lines.push(`| ${f(row.orders)} orders | ${f(row.bodyBytes / 1024, 1)} KiB | ${f(row.simulatorRps)} | ${f(row.perRequestMs, 3)} | ${f(row.rawRps)} | ${f(row.simulatorRps / row.rawRps, 2)} x |`)
+for (const row of results.growth)
+  lines.push(
+    `| ${f(row.orders)} orders | ${f(row.bodyBytes / 1024, 1)} KiB | ${f(row.simulatorRps)} | ${f(row.perRequestMs, 3)} | ${f(row.rawRps)} | ${f(row.simulatorRps / row.rawRps, 2)} x |`,
+  )
 lines.push('')
 lines.push('| Other | value |')
 lines.push('|---|---|')
-lines.push(`| Cancel (DELETE /v1/store/orders/1, 409 after the first) | ${f(results.cancel.rps)} req/s, p99 ${f(results.cancel.p99, 2)} ms |`)
-lines.push(`| Cold start, spawn to first 200 (node dist/cli.mjs) | ${f(results.coldStartMs.median)} ms median (${results.coldStartMs.runs.join(', ')}) |`)
+lines.push(
+  `| Cancel (DELETE /v1/store/orders/1, 409 after the first) | ${f(results.cancel.rps)} req/s, p99 ${f(results.cancel.p99, 2)} ms |`,
+)
+lines.push(
+  `| Cold start, spawn to first 200 (node dist/cli.mjs) | ${f(results.coldStartMs.median)} ms median (${results.coldStartMs.runs.join(', ')}) |`,
+)
 const { msw2, msw3 } = results.inProcess
 lines.push('')
 lines.push(`| In process (one simulator, no server) | msw ${msw2.msw}, Node ${msw2.node} | msw ${msw3.msw}, Node ${msw3.node} |`)
 lines.push('|---|---|---|')
-for (const name of Object.keys(msw2.resetMs)) lines.push(`| await sim.reset() after a cancel, ${name} | ${f(msw2.resetMs[name] * 1000, 1)} µs | ${f(msw3.resetMs[name] * 1000, 1)} µs |`)
-lines.push(`| one GET through setupServer: simulator | ${f(msw2.request.simulatorMs * 1000, 1)} µs | ${f(msw3.request.simulatorMs * 1000, 1)} µs |`)
-lines.push(`| one GET through setupServer: a static msw handler, same JSON | ${f(msw2.request.staticMswMs * 1000, 1)} µs | ${f(msw3.request.staticMswMs * 1000, 1)} µs |`)
+for (const name of Object.keys(msw2.resetMs))
+  lines.push(
+    `| await sim.reset() after a cancel, ${name} | ${f(msw2.resetMs[name] * 1000, 1)} µs | ${f(msw3.resetMs[name] * 1000, 1)} µs |`,
+  )
+lines.push(
+  `| one GET through setupServer: simulator | ${f(msw2.request.simulatorMs * 1000, 1)} µs | ${f(msw3.request.simulatorMs * 1000, 1)} µs |`,
+)
+lines.push(
+  `| one GET through setupServer: a static msw handler, same JSON | ${f(msw2.request.staticMswMs * 1000, 1)} µs | ${f(msw3.request.staticMswMs * 1000, 1)} µs |`,
+)
 lines.push(`| simulator / static handler | ${f(msw2.request.ratio, 2)} x | ${f(msw3.request.ratio, 2)} x |`)
 const markdown = lines.join('\n')
 console.log(markdown)

@@ -44,10 +44,11 @@ export async function start(kind, args) {
   return {
     port,
     pid: child.pid,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', resolve)
-      child.kill('SIGTERM')
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve)
+        child.kill('SIGTERM')
+      }),
   }
 }
 
@@ -73,14 +74,34 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     }
   }
   const autocannon = join(ROOT, 'node_modules/autocannon/autocannon.js')
-  const [command, args] = pinned(1, process.execPath, [autocannon, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', method, '-H', `Authorization=Bearer ${KEY}`, url])
+  const [command, args] = pinned(1, process.execPath, [
+    autocannon,
+    '-j',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    '-m',
+    method,
+    '-H',
+    `Authorization=Bearer ${KEY}`,
+    url,
+  ])
   const out = JSON.parse(execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
   return { rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
 }
 
 export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
   const file = join(work, `orders-${count}-${Object.keys(statuses).join('-')}.json`)
-  writeFileSync(file, JSON.stringify({ name: `bench-${count}`, description: `${count} generated orders`, apiKeys: [KEY], generate: { count, seed: 1, statuses } }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: `bench-${count}`,
+      description: `${count} generated orders`,
+      apiKeys: [KEY],
+      generate: { count, seed: 1, statuses },
+    }),
+  )
   return file
 }
 

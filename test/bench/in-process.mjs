@@ -35,7 +35,10 @@ for (const name of Object.keys(BUILTIN_SCENARIOS)) {
 async function fetchCancel(sim, id) {
   // Through the handlers directly (no server listening): the reset timing is what matters here.
   const { getResponse } = await import('msw')
-  await getResponse([...sim.handlers], new Request(`https://api.petstore.example/v1/store/orders/${id}`, { method: 'DELETE', headers: KEY }))
+  await getResponse(
+    [...sim.handlers],
+    new Request(`https://api.petstore.example/v1/store/orders/${id}`, { method: 'DELETE', headers: KEY }),
+  )
 }
 
 async function timeRequests(handlers, count) {
@@ -52,14 +55,18 @@ async function timeRequests(handlers, count) {
 }
 
 const sim = createSimulator()
-const sameJson = JSON.parse(await (await (async () => {
-  const server = setupServer(...sim.handlers)
-  server.listen()
-  const response = await fetch('https://api.petstore.example/v1/store/orders', { headers: KEY })
-  const text = await response.text()
-  server.close()
-  return { text: async () => text }
-})()).text())
+const sameJson = JSON.parse(
+  await (
+    await (async () => {
+      const server = setupServer(...sim.handlers)
+      server.listen()
+      const response = await fetch('https://api.petstore.example/v1/store/orders', { headers: KEY })
+      const text = await response.text()
+      server.close()
+      return { text: async () => text }
+    })()
+  ).text(),
+)
 const staticHandler = http.get('*/v1/store/orders', () => HttpResponse.json(sameJson))
 // Interleave, so drift hits both alike.
 const simulatorTimes = []

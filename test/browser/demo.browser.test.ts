@@ -13,7 +13,9 @@ const ARTIFACTS = join(ROOT, 'test-results')
 const API = 'https://api.petstore.example/v1'
 
 if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(`[browser] Skipping the Chromium tests: no browser at ${CHROMIUM}. Install it with "apt-get install -y chromium" (or set CHROMIUM_PATH). In CI they never skip.`)
+  console.warn(
+    `[browser] Skipping the Chromium tests: no browser at ${CHROMIUM}. Install it with "apt-get install -y chromium" (or set CHROMIUM_PATH). In CI they never skip.`,
+  )
 }
 
 interface ApiResponse {
@@ -29,7 +31,12 @@ async function openDemo(context: BrowserContext, origin: string): Promise<{ page
   const responses: ApiResponse[] = []
   page.on('response', (response) => {
     if (response.url().startsWith(API)) {
-      responses.push({ method: response.request().method(), url: response.url(), status: response.status(), fromServiceWorker: response.fromServiceWorker() })
+      responses.push({
+        method: response.request().method(),
+        url: response.url(),
+        status: response.status(),
+        fromServiceWorker: response.fromServiceWorker(),
+      })
     }
   })
   await page.goto(`${origin}/__sim/demo/`)
@@ -45,7 +52,8 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the demo page in Chromium, answered b
   const { app, sim: serverSimulator } = createSimulatorApp()
 
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM) throw new Error(`CI is set but there is no Chromium at ${CHROMIUM}: .ci/run must install it (apt-get install -y chromium).`)
+    if (!HAVE_CHROMIUM)
+      throw new Error(`CI is set but there is no Chromium at ${CHROMIUM}: .ci/run must install it (apt-get install -y chromium).`)
     mkdirSync(ARTIFACTS, { recursive: true })
     server = await listen(app)
     browser = await chromium.launch({
@@ -73,7 +81,9 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the demo page in Chromium, answered b
     await page.screenshot({ path: join(ARTIFACTS, 'demo-after-cancel.png'), fullPage: true })
 
     await page.locator('tr[data-order-id="5"] button').click()
-    await expect.poll(() => page.locator('#message').textContent()).toBe('409 order_already_shipped: Order 5 has already shipped and cannot be cancelled.')
+    await expect
+      .poll(() => page.locator('#message').textContent())
+      .toBe('409 order_already_shipped: Order 5 has already shipped and cannot be cancelled.')
     expect(await statusOf(page, 5).textContent()).toBe('shipped')
 
     await page.locator('#cancel-by-id input').fill('999')

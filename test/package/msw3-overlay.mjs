@@ -14,7 +14,18 @@ export const MSW3_OVERLAY = join(ROOT, '.matrix', 'msw3')
 export function msw3Overlay() {
   rmSync(MSW3_OVERLAY, { recursive: true, force: true })
   mkdirSync(join(MSW3_OVERLAY, 'node_modules'), { recursive: true })
-  for (const entry of ['src', 'test', 'scenarios', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'vitest.config.ts', 'README.md']) {
+  for (const entry of [
+    'src',
+    'test',
+    'scenarios',
+    'scripts',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'vitest.config.ts',
+    'README.md',
+  ]) {
     cpSync(join(ROOT, entry), join(MSW3_OVERLAY, entry), { recursive: true })
   }
   symlinkSync(join(ROOT, 'node_modules/msw3'), join(MSW3_OVERLAY, 'node_modules/msw'), 'dir')

@@ -13,7 +13,10 @@ for (const version of versions) {
   const env = envWithNode(version, [join(ROOT, 'node_modules/.bin')])
   try {
     run('node', ['--version'], { cwd: folder, env })
-    run('node', ['-e', "import('msw/package.json', { with: { type: 'json' } }).then((m) => console.log('msw', m.default.version))"], { cwd: folder, env })
+    run('node', ['-e', "import('msw/package.json', { with: { type: 'json' } }).then((m) => console.log('msw', m.default.version))"], {
+      cwd: folder,
+      env,
+    })
     // Source and tests against msw 3's types.
     run('npm', ['run', 'typecheck', '--silent'], { cwd: folder, env })
     buildMsw3Overlay(env)

@@ -18,7 +18,8 @@ const CONFIGS = [
   { label: 'Node 24, msw 3, vitest 5, TypeScript 7', node: '24', deps: ['msw@^3', 'vitest@^5', 'typescript@^7', '@types/node@^24'] },
 ]
 const work = mkdtempSync(join(tmpdir(), 'petstore-smoke-'))
-const capture = (command, args, options) => execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options })
+const capture = (command, args, options) =>
+  execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options })
 
 console.log('== npm pack ==')
 const tarball = join(work, capture('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT }).trim().split('\n').pop())
@@ -57,7 +58,12 @@ for (const config of CONFIGS) {
     sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...config.deps])
     const mswCopies = sh('npm', ['ls', 'msw', '--all', '--parseable']).trim().split('\n').filter(Boolean)
     if (mswCopies.length !== 1) throw new Error(`Expected one msw, found: ${mswCopies.join(', ')}`)
-    const installed = Object.fromEntries(['msw', 'vitest', 'typescript'].map((name) => [name, JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version]))
+    const installed = Object.fromEntries(
+      ['msw', 'vitest', 'typescript'].map((name) => [
+        name,
+        JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version,
+      ]),
+    )
     console.log(`one msw (${mswCopies[0]}); ${JSON.stringify(installed)}`)
 
     const testFile = kind === 'esm' ? 'orders.test.ts' : 'orders.test.mts'
@@ -67,18 +73,40 @@ for (const config of CONFIGS) {
     const module = kind === 'esm' ? 'NodeNext' : 'node16'
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module, moduleResolution: module, target: 'ES2022', noEmit: true, skipLibCheck: false, types: ['node'] }, include: [testFile, checkFile] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module,
+          moduleResolution: module,
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        include: [testFile, checkFile],
+      }),
     )
     const typesOfExpress = sh('npm', ['ls', '@types/express', '--parseable']).trim()
     if (typesOfExpress !== '') throw new Error(`@types/express is installed (${typesOfExpress}): the ./server check would prove nothing`)
     console.log(`tsc (${module}, skipLibCheck false): ${testFile}, ${checkFile}`)
     sh('npx', ['tsc', '-p', 'tsconfig.json'])
     console.log(`vitest run ${testFile}`)
-    console.log(sh('npx', ['vitest', 'run']).trim().split('\n').filter((line) => /Tests|passed|failed/.test(line)).join('\n'))
+    console.log(
+      sh('npx', ['vitest', 'run'])
+        .trim()
+        .split('\n')
+        .filter((line) => /Tests|passed|failed/.test(line))
+        .join('\n'),
+    )
   }
 
   console.log(`\n== ${config.label}: npx petstore-sim --port 0 ==`)
-  const child = spawn('npx', ['petstore-sim', '--port', '0', '--quiet'], { cwd: join(work, `${config.node ?? 'machine'}-esm`), env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn('npx', ['petstore-sim', '--port', '0', '--quiet'], {
+    cwd: join(work, `${config.node ?? 'machine'}-esm`),
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const ready = await new Promise((resolve, reject) => {
     let out = ''
     const timer = setTimeout(() => reject(new Error(`no ready line in 20 s: ${out}`)), 20_000)

@@ -55,8 +55,16 @@ const SCENARIOS = ['default', 'pending', 'shipped', 'missing']
 /** Each request kind with the statuses the spec allows for it. */
 const kinds = [
   { weight: 50, allowed: [200], make: () => [`${url}/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } }] },
-  { weight: 25, allowed: [204, 404, 409], make: (n) => [`${url}/store/orders/${(n % 30) + 1}`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } }] },
-  { weight: 5, allowed: [400], make: () => [`${url}/store/orders/not-a-number`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } }] },
+  {
+    weight: 25,
+    allowed: [204, 404, 409],
+    make: (n) => [`${url}/store/orders/${(n % 30) + 1}`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } }],
+  },
+  {
+    weight: 5,
+    allowed: [400],
+    make: () => [`${url}/store/orders/not-a-number`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } }],
+  },
   { weight: 10, allowed: [401], make: () => [`${url}/store/orders`, { headers: { Authorization: 'Bearer wrong' } }] },
   { weight: 5, allowed: [200, 404], make: (n) => [`${url}/pets/${(n % 5) + 1}`, { headers: { Authorization: `Bearer ${KEY}` } }] },
   { weight: 5, allowed: [404], make: () => [`${origin}/nope`, {}] },
@@ -77,7 +85,10 @@ async function worker() {
     const n = issued++
     if (n >= TOTAL) return
     if (n > 0 && n % RESET_EVERY === 0) {
-      const response = await fetch(`${origin}/__sim/reset`, { method: 'POST', body: JSON.stringify({ scenario: SCENARIOS[resets++ % SCENARIOS.length] }) })
+      const response = await fetch(`${origin}/__sim/reset`, {
+        method: 'POST',
+        body: JSON.stringify({ scenario: SCENARIOS[resets++ % SCENARIOS.length] }),
+      })
       await response.arrayBuffer()
       if (response.status !== 200) unexpected++
     }
@@ -108,7 +119,9 @@ server.kill('SIGTERM')
 const exitCode = await new Promise((resolve) => server.once('exit', resolve))
 clearTimeout(stopTimer)
 
-console.log(`requests served:      ${served} of ${TOTAL} in ${seconds.toFixed(1)} s (${Math.round(served / seconds)} req/s, ${CONCURRENCY} at a time)`)
+console.log(
+  `requests served:      ${served} of ${TOTAL} in ${seconds.toFixed(1)} s (${Math.round(served / seconds)} req/s, ${CONCURRENCY} at a time)`,
+)
 console.log(`resets:               ${resets}`)
 console.log(`unexpected answers:   ${unexpected}`)
 for (const [label, mib] of samples) console.log(`resident memory ${label.padEnd(6)} ${mib.toFixed(1)} MiB`)
@@ -161,17 +174,23 @@ const junk = 'j'.repeat(60_000)
 next = 0
 await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
-    for (let n = next++; n < 10_000; n = next++) await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${n}${junk}` } }, [401])
+    for (let n = next++; n < 10_000; n = next++)
+      await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${n}${junk}` } }, [401])
   }),
 )
 const realKey = []
-for (let n = 0; n < 3; n++) realKey.push(await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } }, [200, 429]))
+for (let n = 0; n < 3; n++)
+  realKey.push(await expectJson(`${abuse.apiUrl}/store/orders`, { headers: { Authorization: `Bearer ${KEY}` } }, [200, 429]))
 const limitHeld = realKey.join(',') === '200,200,429'
 const peakAfterTokens = memoryMiB(abuse.child.pid, 'VmHWM')
 // 100 faults with a 500,000-digit order id: each refused.
 const digits = '9'.repeat(500_000)
 for (let n = 0; n < 100; n++) {
-  await expectJson(`${abuseOrigin}/__sim/faults`, { method: 'POST', body: JSON.stringify({ operation: 'cancelOrder', kind: 'network', orderId: `${n}${digits}` }) }, [400])
+  await expectJson(
+    `${abuseOrigin}/__sim/faults`,
+    { method: 'POST', body: JSON.stringify({ operation: 'cancelOrder', kind: 'network', orderId: `${n}${digits}` }) },
+    [400],
+  )
 }
 const faults = await (await fetch(`${abuseOrigin}/__sim/faults`)).json()
 const abuseSeconds = (performance.now() - abuseStarted) / 1000
@@ -180,11 +199,24 @@ abuse.child.kill('SIGTERM')
 const abuseExit = await new Promise((resolve) => abuse.child.once('exit', resolve))
 
 console.log(`\nabuse phase (fresh server, default flags), ${abuseSeconds.toFixed(1)} s:`)
-console.log(`  ${ABUSE_REQUESTS} unauthenticated requests, 60 KB queries, rotating session ids: sessions made ${sessions.length}, RSS after ${afterFlood.toFixed(1)} MiB`)
-console.log(`  10,000 distinct 60 KB junk tokens under "4/600s": the real key then got ${realKey.join(', ')} (${limitHeld ? 'its limit held' : 'LIMIT LIFTED'})`)
+console.log(
+  `  ${ABUSE_REQUESTS} unauthenticated requests, 60 KB queries, rotating session ids: sessions made ${sessions.length}, RSS after ${afterFlood.toFixed(1)} MiB`,
+)
+console.log(
+  `  10,000 distinct 60 KB junk tokens under "4/600s": the real key then got ${realKey.join(', ')} (${limitHeld ? 'its limit held' : 'LIMIT LIFTED'})`,
+)
 console.log(`  100 faults with 500,000-digit order ids: active faults after ${faults.length}`)
 console.log(`  answers ${abuseAnswers}, not JSON ${notJson}, unexpected status ${abuseUnexpected}`)
-console.log(`  peak RSS ${peak.toFixed(1)} MiB (limit ${PEAK_LIMIT_MIB}; ${peakAfterFlood.toFixed(1)} after the flood, ${peakAfterTokens.toFixed(1)} after the tokens); exit code ${abuseExit}`)
+console.log(
+  `  peak RSS ${peak.toFixed(1)} MiB (limit ${PEAK_LIMIT_MIB}; ${peakAfterFlood.toFixed(1)} after the flood, ${peakAfterTokens.toFixed(1)} after the tokens); exit code ${abuseExit}`,
+)
 for (const [example, body] of [...abuseExamples].slice(0, 10)) console.log(`  e.g. ${example} ${body}`)
-const abuseOk = notJson === 0 && abuseUnexpected === 0 && limitHeld && sessions.length === 0 && faults.length === 0 && peak < PEAK_LIMIT_MIB && abuseExit === 0
+const abuseOk =
+  notJson === 0 &&
+  abuseUnexpected === 0 &&
+  limitHeld &&
+  sessions.length === 0 &&
+  faults.length === 0 &&
+  peak < PEAK_LIMIT_MIB &&
+  abuseExit === 0
 process.exit(unexpected === 0 && served === TOTAL && exitCode === 0 && abuseOk ? 0 : 1)

@@ -3,8 +3,7 @@ import addFormatsModule from 'ajv-formats'
 
 // ajv-formats is CommonJS: Node hands its exports object to a default import,
 // while Vite may hand the function itself.
-const addFormats: typeof addFormatsModule.default =
-  typeof addFormatsModule === 'function' ? addFormatsModule : addFormatsModule.default
+const addFormats: typeof addFormatsModule.default = typeof addFormatsModule === 'function' ? addFormatsModule : addFormatsModule.default
 
 /** An ajv for JSON Schema 2020-12 (OpenAPI 3.1's dialect) with the `date-time` and `int64` formats. */
 export function createAjv(options: { strict: boolean }): Ajv2020 {

@@ -41,7 +41,12 @@ function resolve(path: readonly string[]): { node: JsonObject; path: string[] } 
   }
   const ref = node['$ref']
   if (typeof ref === 'string') {
-    return resolve(ref.replace(/^#\//, '').split('/').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')))
+    return resolve(
+      ref
+        .replace(/^#\//, '')
+        .split('/')
+        .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')),
+    )
   }
   return { node, path: [...path] }
 }

@@ -53,7 +53,11 @@ export function createHarness(sim: Simulator, base: string | Promise<string> = A
     else if (key !== null) headers.set('Authorization', `Bearer ${key}`)
     for (const [name, value] of options.headers ?? []) headers.append(name, value)
     const url = `${options.base ?? (await base)}${path}`
-    const response = await fetch(options.url?.(url) ?? url, { method, headers, ...(options.body === undefined ? {} : { body: options.body }) })
+    const response = await fetch(options.url?.(url) ?? url, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: options.body }),
+    })
     const call = { status: response.status, headers: response.headers, text: await response.text() }
     if (options.url === undefined && findOperation(method, path) !== undefined) {
       expectResponseMatchesContract(method, path, call)
@@ -106,7 +110,10 @@ export function useHttpSimulator(via: 'listener' | 'express' = 'listener'): Simu
     const { app, listener } = createSimulatorApp({ simulator: sim })
     const server = listen(via === 'express' ? app : listener)
     servers.push(server)
-    return createHarness(sim, server.then(({ origin }) => `${origin}/v1`))
+    return createHarness(
+      sim,
+      server.then(({ origin }) => `${origin}/v1`),
+    )
   }
 }
 

@@ -11,11 +11,23 @@ export interface RawAnswer {
  * One request with full control of its headers (Host and Origin included,
  * which fetch does not let a caller choose), always sent to `origin`.
  */
-export function send(origin: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawAnswer> {
+export function send(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(origin)
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: hostname, port, path, method: options.method ?? 'GET', headers: options.headers, setHost: options.headers?.['Host'] === undefined, agent: false },
+      {
+        host: hostname,
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        setHost: options.headers?.['Host'] === undefined,
+        agent: false,
+      },
       (res) => {
         let body = ''
         res.setEncoding('utf8')

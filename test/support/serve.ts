@@ -33,7 +33,10 @@ export function listen(listener: RequestListener): Promise<Listening> {
  * listener, as `npm start` serves it, or with `via: 'express'` the express
  * app alone); every server is closed after the test.
  */
-export function useAppServers(): (options?: SimulatorAppOptions, via?: 'listener' | 'express') => Promise<{ origin: string; sim: Simulator }> {
+export function useAppServers(): (
+  options?: SimulatorAppOptions,
+  via?: 'listener' | 'express',
+) => Promise<{ origin: string; sim: Simulator }> {
   const running: Listening[] = []
   afterEach(async () => {
     await Promise.all(running.splice(0).map((server) => server.close()))

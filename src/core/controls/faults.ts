@@ -50,10 +50,21 @@ function invalid(field: string, message: string): ValidationError {
 
 /** A fault's order id as a canonical int64, so that a request's id is compared as a string. */
 function faultOrderId(orderId: unknown): number | string {
-  const key = typeof orderId === 'number' && Number.isSafeInteger(orderId) ? String(orderId) : typeof orderId === 'string' ? parseInt64(orderId) : null
+  const key =
+    typeof orderId === 'number' && Number.isSafeInteger(orderId)
+      ? String(orderId)
+      : typeof orderId === 'string'
+        ? parseInt64(orderId)
+        : null
   if (key === null) {
-    const shown = typeof orderId === 'string' && orderId.length > 40 ? `${orderId.slice(0, 40)}… (${orderId.length} characters)` : JSON.stringify(orderId)
-    throw invalid('orderId', `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`)
+    const shown =
+      typeof orderId === 'string' && orderId.length > 40
+        ? `${orderId.slice(0, 40)}… (${orderId.length} characters)`
+        : JSON.stringify(orderId)
+    throw invalid(
+      'orderId',
+      `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`,
+    )
   }
   return typeof orderId === 'number' ? orderId : key
 }
@@ -63,7 +74,10 @@ function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void 
   const { status, retryAfter, durationMs, times, probability } = record
   if (status !== undefined) {
     if (fault.kind !== 'status' || typeof status !== 'number' || STATUS_CODES[status] === undefined) {
-      throw invalid('status', `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${JSON.stringify(status)}.`)
+      throw invalid(
+        'status',
+        `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${JSON.stringify(status)}.`,
+      )
     }
     fault.status = status
   }
@@ -92,11 +106,15 @@ function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void 
 
 /** Checks a fault description; the error names the field at fault. */
 export function parseFault(input: unknown): FaultInput {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid('fault', 'A fault is a JSON object with at least "operation" and "kind".')
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw invalid('fault', 'A fault is a JSON object with at least "operation" and "kind".')
   const record = input as Record<string, unknown>
   const unknown = Object.keys(record).filter((key) => !FAULT_FIELDS.includes(key))
   if (unknown.length > 0) {
-    throw invalid(unknown[0] ?? 'fault', `Unknown fault field ${unknown.map((key) => `"${key}"`).join(', ')}; the fields are ${FAULT_FIELDS.join(', ')}.`)
+    throw invalid(
+      unknown[0] ?? 'fault',
+      `Unknown fault field ${unknown.map((key) => `"${key}"`).join(', ')}; the fields are ${FAULT_FIELDS.join(', ')}.`,
+    )
   }
   const { operation, orderId, kind } = record
   if (typeof operation !== 'string' || !(OPERATION_IDS as readonly string[]).includes(operation)) {
@@ -155,7 +173,9 @@ export function createFaultList(): FaultList {
     },
     take(operation, orderId, random) {
       if (faults.length === 0) return undefined
-      const fault = faults.find((candidate) => candidate.operation === operation && (candidate.orderId === undefined || String(candidate.orderId) === orderId))
+      const fault = faults.find(
+        (candidate) => candidate.operation === operation && (candidate.orderId === undefined || String(candidate.orderId) === orderId),
+      )
       if (fault === undefined) return undefined
       if (fault.probability !== undefined && random() >= fault.probability) return undefined
       if (fault.remaining !== null) {

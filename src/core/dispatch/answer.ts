@@ -24,7 +24,12 @@ export interface AnswerSubject {
  * Answers one request and records it in the journal. Every failure, expected
  * or not, leaves as an Error body, never a stack trace.
  */
-export async function answer(context: AnswerContext, request: SimRequest, subject: AnswerSubject, produce: () => Reply | Promise<Reply>): Promise<Reply> {
+export async function answer(
+  context: AnswerContext,
+  request: SimRequest,
+  subject: AnswerSubject,
+  produce: () => Reply | Promise<Reply>,
+): Promise<Reply> {
   const { time, started } = arrival()
   let reply: Reply
   try {

@@ -67,7 +67,13 @@ function withHeaders(reply: Reply, extra: Record<string, string> | undefined): R
 }
 
 /** The key check, `Prefer` and the operation, with the RateLimit headers around them. */
-async function keyedAnswer(request: SimRequest, operation: Operation, param: string, orderId: Int64Key | null, instance: Instance): Promise<Reply> {
+async function keyedAnswer(
+  request: SimRequest,
+  operation: Operation,
+  param: string,
+  orderId: Int64Key | null,
+  instance: Instance,
+): Promise<Reply> {
   const { controls } = instance
   // Nothing is allocated for extra headers when no limit and no Prefer is in play (the common case).
   let extra: Record<string, string> | undefined
@@ -83,7 +89,8 @@ async function keyedAnswer(request: SimRequest, operation: Operation, param: str
     extra = { ...extra, 'Preference-Applied': `code=${preferred}` }
     return withHeaders(operation.preferred(preferred, call), extra)
   } catch (error) {
-    if (error instanceof ApiError && extra !== undefined) throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
+    if (error instanceof ApiError && extra !== undefined)
+      throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
     throw error
   }
 }
@@ -135,12 +142,18 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     return answer(answerContext(request), request, { operation: null, orderId: null, headers: EMPTY }, () => {
       const match = matchRoute(url, base)
       if (match === null) {
-        throw new ApiError(404, ErrorCode.NotFound, `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`)
+        throw new ApiError(
+          404,
+          ErrorCode.NotFound,
+          `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`,
+        )
       }
       const allowed = match.operation.method
       // What the standalone server answers too: the path's methods, no body.
       if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allowed}, OPTIONS` }, body: null }
-      throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, { Allow: allowed })
+      throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, {
+        Allow: allowed,
+      })
     })
   }
 

@@ -8,7 +8,12 @@ type Paths = Record<string, Record<string, { responses: Record<string, unknown> 
 export const DOCUMENTED_STATUSES = Object.fromEntries(
   OPERATIONS.map(({ id, path, method }) => {
     const responses = (openApiDocument.paths as unknown as Paths)[path]?.[method.toLowerCase()]?.responses ?? {}
-    return [id, Object.keys(responses).filter((key) => /^\d{3}$/.test(key)).map(Number)]
+    return [
+      id,
+      Object.keys(responses)
+        .filter((key) => /^\d{3}$/.test(key))
+        .map(Number),
+    ]
   }),
 ) as unknown as Readonly<Record<OperationId, readonly number[]>>
 
@@ -25,7 +30,9 @@ export function preferredStatus(header: string | null, operation: OperationId): 
   const status = Number(match[1])
   const documented = DOCUMENTED_STATUSES[operation]
   if (!documented.includes(status)) {
-    throw invalidRequest(`Prefer: code=${status} is not a documented response of ${operation}; the documented ones are ${documented.join(', ')}.`)
+    throw invalidRequest(
+      `Prefer: code=${status} is not a documented response of ${operation}; the documented ones are ${documented.join(', ')}.`,
+    )
   }
   return status
 }

@@ -22,7 +22,10 @@ export interface RouteMatch {
 /** Each operation's path as segments, null where the path parameter goes. */
 const TEMPLATES = OPERATIONS.map((operation) => ({
   operation,
-  segments: operation.path.slice(1).split('/').map((segment) => (segment.startsWith('{') ? null : segment)),
+  segments: operation.path
+    .slice(1)
+    .split('/')
+    .map((segment) => (segment.startsWith('{') ? null : segment)),
 }))
 
 /**
@@ -39,7 +42,10 @@ export function parseApiBase(baseUrl: string): ApiBase {
   try {
     url = new URL(baseUrl)
   } catch {
-    throw new ValidationError('baseUrl', `Failed to read baseUrl "${baseUrl}": it must be an absolute http(s) URL such as "https://api.petstore.example/v1" or a path such as "/v1".`)
+    throw new ValidationError(
+      'baseUrl',
+      `Failed to read baseUrl "${baseUrl}": it must be an absolute http(s) URL such as "https://api.petstore.example/v1" or a path such as "/v1".`,
+    )
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
     throw new ValidationError('baseUrl', `Failed to read baseUrl "${baseUrl}": it must be an http(s) URL with no query or fragment.`)

@@ -17,11 +17,20 @@ export function isDateTime(text: string): boolean {
   }
   const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.slice(1).map((part) => Number(part ?? 0))
   return (
-    month !== undefined && month >= 1 && month <= 12 &&
-    day !== undefined && year !== undefined && day >= 1 && day <= daysInMonth(year, month) &&
-    hour !== undefined && hour <= 23 &&
-    minute !== undefined && minute <= 59 &&
-    second !== undefined && second <= 60 &&
-    (offsetHour ?? 0) <= 23 && (offsetMinute ?? 0) <= 59
+    month !== undefined &&
+    month >= 1 &&
+    month <= 12 &&
+    day !== undefined &&
+    year !== undefined &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour !== undefined &&
+    hour <= 23 &&
+    minute !== undefined &&
+    minute <= 59 &&
+    second !== undefined &&
+    second <= 60 &&
+    (offsetHour ?? 0) <= 23 &&
+    (offsetMinute ?? 0) <= 59
   )
 }

@@ -49,9 +49,11 @@ function readScenarioText(path: string): string {
     if (error instanceof ScenarioError) throw error
     const code = systemErrorCode(error)
     const problem =
-      code === 'ENOENT' ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : `the file cannot be read (${code ?? 'unknown error'})`
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : `the file cannot be read (${code ?? 'unknown error'})`
     throw new ScenarioError(path, problem)
   }
 }

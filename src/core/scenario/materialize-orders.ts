@@ -22,7 +22,11 @@ function generateOrders(generator: OrderGenerator, seed: number, firstId: bigint
   faker.seed(seed)
   const count = typeof generator.count === 'number' ? generator.count : faker.number.int(generator.count)
   if (firstId + BigInt(count) - 1n > INT64_MAX) {
-    throw new ScenarioError(source, `generate.firstId ${firstId} leaves no room for ${count} ids below the int64 maximum`, 'generate.firstId')
+    throw new ScenarioError(
+      source,
+      `generate.firstId ${firstId} leaves no room for ${count} ids below the int64 maximum`,
+      'generate.firstId',
+    )
   }
   const weighted = ORDER_STATUSES.flatMap((status) => {
     const weight = generator.statuses[status] ?? 0
@@ -71,13 +75,21 @@ export function materializeOrders(scenario: CheckedScenario, source: string, see
   const firstId = BigInt(int64Key(scenario.generate.firstId) ?? (largestExplicit + 1n).toString())
   const generated = generateOrders(scenario.generate, seed ?? scenario.generate.seed, firstId, source)
   if (explicit.length + generated.length > MAX_ORDERS) {
-    throw new ScenarioError(source, `the scenario would hold ${explicit.length + generated.length} orders; the most a scenario may hold is ${MAX_ORDERS}`, 'generate.count')
+    throw new ScenarioError(
+      source,
+      `the scenario would hold ${explicit.length + generated.length} orders; the most a scenario may hold is ${MAX_ORDERS}`,
+      'generate.count',
+    )
   }
   const explicitIds = new Map(explicit.map((order, index) => [order.id, index]))
   for (const order of generated) {
     const index = explicitIds.get(order.id)
     if (index !== undefined) {
-      throw new ScenarioError(source, `generated order id ${order.id} collides with orders[${index}].id; set generate.firstId past the explicit ids`, 'generate.firstId')
+      throw new ScenarioError(
+        source,
+        `generated order id ${order.id} collides with orders[${index}].id; set generate.firstId past the explicit ids`,
+        'generate.firstId',
+      )
     }
   }
   return [...explicit, ...generated]

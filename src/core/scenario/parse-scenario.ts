@@ -5,7 +5,18 @@ import { parseRateLimit } from '../controls/rate-limit.js'
 import type { AfterCancel, JsonValue, Order, OrderGenerator, OrderStatus } from '../glossary.js'
 import { mapValidation } from '../validation-error.js'
 import type { Scenario } from './scenario.js'
-import { int64Key, int64Value } from '../int64.js'
+import { int64Value } from '../int64.js'
+import {
+  describe,
+  expectBoolean,
+  expectInt64,
+  expectObject,
+  expectOneOf,
+  expectSafeInteger,
+  expectString,
+  type Fail,
+  isPlainObject,
+} from './expect-value.js'
 import { isDateTime } from './date-time.js'
 import { ScenarioError } from './scenario-error.js'
 
@@ -24,80 +35,22 @@ export const MAX_ORDERS = 100_000
 /** The deepest nesting a pet record may have. */
 const MAX_PET_DEPTH = 32
 
-const SCENARIO_FIELDS = ['$schema', 'name', 'description', 'apiKeys', 'orders', 'generate', 'pets', 'exposeStatus', 'afterCancel', 'latency', 'faults', 'rateLimit']
+const SCENARIO_FIELDS = [
+  '$schema',
+  'name',
+  'description',
+  'apiKeys',
+  'orders',
+  'generate',
+  'pets',
+  'exposeStatus',
+  'afterCancel',
+  'latency',
+  'faults',
+  'rateLimit',
+]
 const ORDER_FIELDS = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status']
 const GENERATOR_FIELDS = ['count', 'seed', 'statuses', 'firstId', 'referenceDate']
-
-type Fail = (field: string, problem: string) => never
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return false
-  }
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value)
-  return `a value of type ${typeof value}`
-}
-
-function expectObject(value: unknown, field: string, allowed: readonly string[], fail: Fail): Record<string, unknown> {
-  if (!isPlainObject(value)) {
-    fail(field, `${field || 'the scenario'} must be an object, got ${describe(value)}`)
-  }
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      const where = field ? `${field}.${key}` : key
-      fail(where, `unknown field ${where} (allowed: ${allowed.filter((name) => name !== '$schema').join(', ')})`)
-    }
-  }
-  return value
-}
-
-function expectString(value: unknown, field: string, fail: Fail): string {
-  if (typeof value !== 'string') {
-    fail(field, `${field} must be a string, got ${describe(value)}`)
-  }
-  return value
-}
-
-function expectBoolean(value: unknown, field: string, fail: Fail): boolean {
-  if (typeof value !== 'boolean') {
-    fail(field, `${field} must be true or false, got ${describe(value)}`)
-  }
-  return value
-}
-
-function expectSafeInteger(value: unknown, field: string, fail: Fail, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
-  const number = typeof value === 'bigint' ? Number(value) : value
-  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
-    fail(field, `${field} must be an integer, got ${describe(value)}`)
-  }
-  if (number < min || number > max) {
-    fail(field, `${field} must be between ${min} and ${max}, got ${number}`)
-  }
-  return number
-}
-
-function expectInt64(value: unknown, field: string, fail: Fail): string {
-  const key = int64Key(value)
-  if (key === null) {
-    fail(field, `${field} must be an integer between -9223372036854775808 and 9223372036854775807 (int64), got ${describe(value)}`)
-  }
-  return key
-}
-
-function expectOneOf<T extends string>(value: unknown, field: string, allowed: readonly T[], fail: Fail): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    fail(field, `${field} must be one of ${allowed.map((item) => `"${item}"`).join(', ')}, got ${describe(value)}`)
-  }
-  return value as T
-}
 
 function parseOrder(value: unknown, field: string, fail: Fail): Order {
   const record = expectObject(value, field, ORDER_FIELDS, fail)
@@ -176,7 +129,12 @@ function parsePet(value: unknown, field: string, depth: number, fail: Fail): Jso
     const copy: Record<string, JsonValue> = {}
     for (const [key, item] of Object.entries(value)) {
       // defineProperty, not assignment: a "__proto__" key stays a plain own property.
-      Object.defineProperty(copy, key, { value: parsePet(item, `${field}.${key}`, depth + 1, fail), enumerable: true, writable: true, configurable: true })
+      Object.defineProperty(copy, key, {
+        value: parsePet(item, `${field}.${key}`, depth + 1, fail),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
     }
     return copy
   }
@@ -213,7 +171,8 @@ export function parseScenario(value: unknown, source: string): CheckedScenario {
 
   if (record['orders'] !== undefined) {
     if (!Array.isArray(record['orders'])) fail('orders', `orders must be an array, got ${describe(record['orders'])}`)
-    if (record['orders'].length > MAX_ORDERS) fail('orders', `orders holds ${record['orders'].length} records; the most a scenario may hold is ${MAX_ORDERS}`)
+    if (record['orders'].length > MAX_ORDERS)
+      fail('orders', `orders holds ${record['orders'].length} records; the most a scenario may hold is ${MAX_ORDERS}`)
     const seen = new Map<string, number>()
     scenario.orders = record['orders'].map((item, index) => {
       const order = parseOrder(item, `orders[${index}]`, fail)
@@ -232,7 +191,8 @@ export function parseScenario(value: unknown, source: string): CheckedScenario {
   if (record['exposeStatus'] !== undefined) scenario.exposeStatus = expectBoolean(record['exposeStatus'], 'exposeStatus', fail)
   if (record['afterCancel'] !== undefined) scenario.afterCancel = expectOneOf(record['afterCancel'], 'afterCancel', AFTER_CANCEL, fail)
   // The controls' own readers, their messages turned into this file's field errors.
-  const control = <T>(field: string, read: () => T): T => mapValidation(read, (error) => fail(field, `${field}: ${error.message.replace(/\.$/, '')}`))
+  const control = <T>(field: string, read: () => T): T =>
+    mapValidation(read, (error) => fail(field, `${field}: ${error.message.replace(/\.$/, '')}`))
   if (record['latency'] !== undefined) {
     const latency = record['latency']
     control('latency', () => parseLatencySettings(latency))

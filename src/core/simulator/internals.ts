@@ -26,6 +26,7 @@ export function attachInternals<T extends SimulatorCore>(sim: T, internals: Simu
 
 export function internalsOf(sim: SimulatorCore): SimulatorInternals {
   const internals = (sim as unknown as Record<symbol, SimulatorInternals | undefined>)[INTERNALS]
-  if (internals === undefined) throw new TypeError('This simulator was not made by this copy of petstore-orders-simulator (createSimulator).')
+  if (internals === undefined)
+    throw new TypeError('This simulator was not made by this copy of petstore-orders-simulator (createSimulator).')
   return internals
 }

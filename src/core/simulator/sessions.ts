@@ -28,7 +28,11 @@ export interface Sessions {
 }
 
 /** Sessions by id, bounded in number (least recently used go first) and dropped when idle. */
-export function createSessions(limits: { maxSessions: number; idleMs: number }, current: () => ActiveScenario, create: (active: ActiveScenario) => SimulatorInstance): Sessions {
+export function createSessions(
+  limits: { maxSessions: number; idleMs: number },
+  current: () => ActiveScenario,
+  create: (active: ActiveScenario) => SimulatorInstance,
+): Sessions {
   // Least recently used first, so the idle ones are at the front: no walk of them all.
   const sessions = new Map<string, SessionEntry>()
   // Ids of sessions dropped lately (oldest first), and why.
@@ -56,7 +60,10 @@ export function createSessions(limits: { maxSessions: number; idleMs: number }, 
   return {
     get(id, beforeCreate) {
       if (!SESSION_ID.test(id)) {
-        throw new ValidationError(SESSION_HEADER, `Invalid session id ${JSON.stringify(id.slice(0, 80))}: use 1 to 128 letters, digits and . _ : - characters.`)
+        throw new ValidationError(
+          SESSION_HEADER,
+          `Invalid session id ${JSON.stringify(id.slice(0, 80))}: use 1 to 128 letters, digits and . _ : - characters.`,
+        )
       }
       const now = Date.now()
       for (const [key, entry] of sessions) {

@@ -24,9 +24,15 @@ const failRequest = (error: ValidationError): never => {
  * transport: its own orders, keys, controls, journal and sessions.
  */
 export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
-  const checked = mapValidation(() => checkOptions(options), (error) => failInProcess(error, 'create'))
+  const checked = mapValidation(
+    () => checkOptions(options),
+    (error) => failInProcess(error, 'create'),
+  )
   const factory = createInstanceFactory(options, checked)
-  const seed = mapValidation(() => checkSeed(options.seed), (error) => failInProcess(error, 'create'))
+  const seed = mapValidation(
+    () => checkSeed(options.seed),
+    (error) => failInProcess(error, 'create'),
+  )
   const root = factory.create(factory.load(options.scenario ?? 'default', seed))
   const sessions = createSessions(checked, () => root.active, factory.create)
 
@@ -47,7 +53,10 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
 
   const view = (sessionId: string | null, fail: FailValidation) => {
     if (sessionId === null) return createView(() => root, factory, checked, fail)
-    mapValidation(() => sessions.get(sessionId), (error) => fail(error, 'open a session of'))
+    mapValidation(
+      () => sessions.get(sessionId),
+      (error) => fail(error, 'open a session of'),
+    )
     return createView(() => sessions.get(sessionId), factory, checked, fail)
   }
   const sim: SimulatorCore = Object.assign(view(null, failInProcess), {
@@ -57,4 +66,3 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   })
   return attachInternals(sim, { dispatcher, base: checked.base, bodyLimit: checked.bodyLimit, journal: root.journal, view })
 }
-

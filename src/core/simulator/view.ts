@@ -21,7 +21,12 @@ function isResetRequest(value: unknown): value is ResetRequest {
 }
 
 /** The in-process API over one state; its inputs' errors go to `fail`. */
-export function createView(target: () => SimulatorInstance, factory: InstanceFactory, checked: CheckedOptions, fail: FailValidation): SimulatorView {
+export function createView(
+  target: () => SimulatorInstance,
+  factory: InstanceFactory,
+  checked: CheckedOptions,
+  fail: FailValidation,
+): SimulatorView {
   const checkedBy = <T>(action: string, read: () => T): T => mapValidation(read, (error) => fail(error, action))
   const controls = () => target().controls
   return {
@@ -39,14 +44,18 @@ export function createView(target: () => SimulatorInstance, factory: InstanceFac
     rateLimit: () => controls().rateLimit(),
     reset(scenarioOrRequest?: string | Scenario | ResetRequest, resetOptions = {}) {
       const instance = target()
-      const request: ResetRequest = isResetRequest(scenarioOrRequest) ? { ...scenarioOrRequest, ...resetOptions } : { scenario: scenarioOrRequest, ...resetOptions }
+      const request: ResetRequest = isResetRequest(scenarioOrRequest)
+        ? { ...scenarioOrRequest, ...resetOptions }
+        : { scenario: scenarioOrRequest, ...resetOptions }
       const { active } = instance
       const seed = request.seed === undefined ? active.seed : checkedBy('reset', () => checkSeed(request.seed))
       // Load fully before touching the store: a bad scenario changes nothing.
       const next =
-        request.scenario !== undefined ? factory.load(request.scenario, seed)
-        : seed !== active.seed ? factory.activate(active.scenario, active.source, seed)
-        : active
+        request.scenario !== undefined
+          ? factory.load(request.scenario, seed)
+          : seed !== active.seed
+            ? factory.activate(active.scenario, active.source, seed)
+            : active
       return factory.reload(instance, next)
     },
     orders: () => target().store.all().map(toOrder),
@@ -62,7 +71,12 @@ export function createView(target: () => SimulatorInstance, factory: InstanceFac
         source: active.source,
         apiKeys: [...active.scenario.apiKeys],
         seed: active.seed ?? null,
-        options: { baseUrl: checked.baseUrl, exposeStatus: active.settings.exposeStatus, afterCancel: active.settings.afterCancel, deprecation: { ...checked.deprecation } },
+        options: {
+          baseUrl: checked.baseUrl,
+          exposeStatus: active.settings.exposeStatus,
+          afterCancel: active.settings.afterCancel,
+          deprecation: { ...checked.deprecation },
+        },
         orders: store.all().map(toOrder),
       }
     },

@@ -1,7 +1,15 @@
 import { expect, test } from 'vitest'
 import { createJournal, MAX_JOURNAL_BYTES, MAX_JOURNAL_PATH, type JournalRecord } from './journal.js'
 
-const record = (path: string, status = 200): JournalRecord => ({ time: 0, method: 'GET', path, status, duration: 1, operation: null, orderId: null })
+const record = (path: string, status = 200): JournalRecord => ({
+  time: 0,
+  method: 'GET',
+  path,
+  status,
+  duration: 1,
+  operation: null,
+  orderId: null,
+})
 
 test('keeps the last entries up to its capacity, oldest first', () => {
   const journal = createJournal(3)
@@ -33,7 +41,10 @@ test('the session-recreated mark shows only on the entry that carries it', () =>
   journal.record({ ...record('/a'), sessionRecreated: true })
   journal.record(record('/b'))
   journal.record(record('/c'))
-  expect(journal.entries()).toEqual([expect.not.objectContaining({ sessionRecreated: expect.anything() }), expect.not.objectContaining({ sessionRecreated: expect.anything() })])
+  expect(journal.entries()).toEqual([
+    expect.not.objectContaining({ sessionRecreated: expect.anything() }),
+    expect.not.objectContaining({ sessionRecreated: expect.anything() }),
+  ])
   const fresh = createJournal(2)
   fresh.record({ ...record('/a'), sessionRecreated: true })
   expect(fresh.entries()[0]?.sessionRecreated).toBe(true)

@@ -80,7 +80,9 @@ export const MAX_JOURNAL_BYTES = 256 * 1024
 const ENTRY_BYTES = 128
 
 function boundedPath(path: string): string {
-  return path.length <= MAX_JOURNAL_PATH ? path : detached(`${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`)
+  return path.length <= MAX_JOURNAL_PATH
+    ? path
+    : detached(`${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`)
 }
 
 /**

@@ -39,6 +39,9 @@ export interface InternalAppOptions extends SimulatorAppOptions {
 
 /** The simulator an app or server serves, and its base path, checked as the in-process API checks options. */
 export function simulatorFor(options: SimulatorAppOptions): { sim: Simulator; basePath: string } {
-  const basePath = mapValidation(() => checkBasePath(options.basePath), (error) => failInProcess(error, 'create'))
+  const basePath = mapValidation(
+    () => checkBasePath(options.basePath),
+    (error) => failInProcess(error, 'create'),
+  )
   return { sim: options.simulator ?? createSimulator({ ...options, baseUrl: basePath }), basePath }
 }

@@ -75,7 +75,15 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
   /** Records what express itself answered; the dispatcher records what msw answered. */
   function recordInJournal(req: ExpressRequest, status: number, { time, started }: Arrival): void {
     if (admin && req.path.startsWith(ADMIN_PREFIX)) return
-    internals.journal.record({ time, method: req.method, path: req.originalUrl, status, duration: elapsedSince(started), operation: null, orderId: null })
+    internals.journal.record({
+      time,
+      method: req.method,
+      path: req.originalUrl,
+      status,
+      duration: elapsedSince(started),
+      operation: null,
+      orderId: null,
+    })
   }
 
   app.use((_req, res, next) => {
@@ -83,13 +91,23 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
     next()
   })
   const { log } = options
-  if (log !== undefined) app.use((req, res, next) => (logWhenFinished(log, req, res), next()))
+  if (log !== undefined) {
+    app.use((req, res, next) => {
+      logWhenFinished(log, req, res)
+      next()
+    })
+  }
   const hostCheck = options.hostCheck ?? createHostCheck({ allowedHosts: options.allowedHosts })
   // Before anything else: a rebinding Host or a proxy-style target changes nothing and is not journaled.
   app.use(guard((req) => hostCheck(req.headers.host) ?? targetError(req.url)))
   if (admin) {
     const originCheck = createAdminOriginCheck(options.adminOrigins)
-    app.use(ADMIN_PREFIX, guard((req) => originCheck({ origin: req.headers.origin, secFetchSite: header(req.headers['sec-fetch-site']), host: req.headers.host })))
+    app.use(
+      ADMIN_PREFIX,
+      guard((req) =>
+        originCheck({ origin: req.headers.origin, secFetchSite: header(req.headers['sec-fetch-site']), host: req.headers.host }),
+      ),
+    )
   }
   app.use(cors(basePath, admin))
   // Every body is read here, whatever its type, so that one limit applies to all.

@@ -14,7 +14,8 @@ const ADMIN_METHODS = 'GET, POST, PUT, DELETE'
 export function clientError(error: unknown): ApiError | null {
   const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined
   if (typeof status !== 'number' || status < 400 || status > 499) return null
-  if (status === 400) return invalidRequest(error instanceof URIError ? 'The request path has a bad percent-encoding.' : 'The request is not valid.')
+  if (status === 400)
+    return invalidRequest(error instanceof URIError ? 'The request path has a bad percent-encoding.' : 'The request is not valid.')
   return new ApiError(status, ErrorCode.NotFound, 'The request is not valid.')
 }
 

@@ -28,7 +28,8 @@ export function mswMiddleware(handlers: readonly RequestHandler[]): ExpressMiddl
       next(invalidRequest('The Host header or the request target is not a valid URL.'))
       return
     }
-    msw.getResponse(list, request)
+    msw
+      .getResponse(list, request)
       .then(async (response) => {
         if (response === undefined || response.headers.get('x-msw-intention') === 'passthrough') {
           next()

@@ -22,7 +22,8 @@ export function createHandlers(base: ApiBase, dispatcher: Dispatcher): HttpHandl
         const match = matchRoute(url, base)
         return match?.operation === operation ? { matches: true, params: { param: match.param, target: url.pathname + url.search } } : false
       },
-      async ({ request, params }) => toResponse(await dispatcher.operation(fromFetch(request, params.target), operation, params.param), request.method),
+      async ({ request, params }) =>
+        toResponse(await dispatcher.operation(fromFetch(request, params.target), operation, params.param), request.method),
     ),
   )
   if (dispatcher.answersUnknown) {

@@ -10,7 +10,10 @@ test('the strategy goes under onUnhandledRequest for msw 2 and onUnhandledFrame 
 })
 
 test('either name in the options is moved to the one the installed msw reads', () => {
-  expect(withUnhandledStrategy(msw3, { onUnhandledRequest: 'bypass', quiet: true }, undefined)).toEqual({ onUnhandledFrame: 'bypass', quiet: true })
+  expect(withUnhandledStrategy(msw3, { onUnhandledRequest: 'bypass', quiet: true }, undefined)).toEqual({
+    onUnhandledFrame: 'bypass',
+    quiet: true,
+  })
   expect(withUnhandledStrategy(msw2, { onUnhandledFrame: 'warn' }, undefined)).toEqual({ onUnhandledRequest: 'warn' })
 })
 

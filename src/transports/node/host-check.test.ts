@@ -5,12 +5,15 @@ test('hostOf refuses anything but a host, and normalises addresses', () => {
   expect(hostOf('LocalHost:4010')).toBe('localhost')
   expect(hostOf('[::ffff:127.0.0.1]:80')).toBe('[::ffff:7f00:1]')
   expect(hostOf('0x7f.1')).toBe('127.0.0.1')
-  for (const bad of ['x/v1/store/orders/2?', 'a?b', 'a#b', 'user@evil.example', 'a b', '', 'x'.repeat(300)]) expect(hostOf(bad), bad).toBeNull()
+  for (const bad of ['x/v1/store/orders/2?', 'a?b', 'a#b', 'user@evil.example', 'a b', '', 'x'.repeat(300)])
+    expect(hostOf(bad), bad).toBeNull()
 })
 
 test('loopback names and addresses, and nothing else', () => {
-  for (const host of ['localhost', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '[::ffff:7f00:1]']) expect(isLoopbackHost(host), host).toBe(true)
-  for (const host of ['evil.example', 'localhost.evil.example', '128.0.0.1', '[::2]', '[::ffff:a00:1]', '0.0.0.0']) expect(isLoopbackHost(host), host).toBe(false)
+  for (const host of ['localhost', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '[::ffff:7f00:1]'])
+    expect(isLoopbackHost(host), host).toBe(true)
+  for (const host of ['evil.example', 'localhost.evil.example', '128.0.0.1', '[::2]', '[::ffff:a00:1]', '0.0.0.0'])
+    expect(isLoopbackHost(host), host).toBe(false)
 })
 
 test('a rebinding name is refused with 403 forbidden_host naming the flag; loopback passes', () => {

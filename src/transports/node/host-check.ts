@@ -63,7 +63,11 @@ export function createHostCheck(options: HostCheckOptions = {}): (header: string
     }
     const host = hostOf(header)
     if (host === null) {
-      return new ApiError(400, ErrorCode.InvalidRequest, `The Host header ${JSON.stringify(header.slice(0, 80))} is not a host name or address.`)
+      return new ApiError(
+        400,
+        ErrorCode.InvalidRequest,
+        `The Host header ${JSON.stringify(header.slice(0, 80))} is not a host name or address.`,
+      )
     }
     if (isLoopbackHost(host) || exact.has(host) || suffixes.some((suffix) => host.endsWith(suffix))) {
       lastAllowed = header

@@ -8,12 +8,19 @@ import { sendError } from './node-edge.js'
 /** The largest header section the server reads; a 16 KB key still gets its 401. */
 export const MAX_HEADER_BYTES = 64 * 1024
 
-const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' }
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
+}
 
 /** An Error answer written straight to a socket that never became a request (Node's parser refused it). */
 function writeRawError(socket: Duplex, error: ApiError): void {
   const { status, headers, body } = errorReply(error, { 'Access-Control-Allow-Origin': '*' })
-  const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`)
+  const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  )
   socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n${lines.join('')}\r\n${body}`)
 }
 
@@ -35,7 +42,10 @@ function parserError(error: NodeJS.ErrnoException): ApiError {
  * timeout, an Expect it cannot meet) gets a JSON Error body too, instead of a
  * bare status line.
  */
-export function createHttpServer(listener: RequestListener, timeouts: Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> = {}): Server {
+export function createHttpServer(
+  listener: RequestListener,
+  timeouts: Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> = {},
+): Server {
   // A missing Host is refused by the Host check, with an Error body, rather than by Node with an empty one.
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...timeouts }, listener)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

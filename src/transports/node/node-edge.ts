@@ -15,7 +15,10 @@ const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Ret
 
 /** Whether a request-target is for the admin API. */
 export function isAdminPath(url: string): boolean {
-  return url.startsWith(ADMIN_PREFIX) && (url.length === ADMIN_PREFIX.length || url[ADMIN_PREFIX.length] === '/' || url[ADMIN_PREFIX.length] === '?')
+  return (
+    url.startsWith(ADMIN_PREFIX) &&
+    (url.length === ADMIN_PREFIX.length || url[ADMIN_PREFIX.length] === '/' || url[ADMIN_PREFIX.length] === '?')
+  )
 }
 
 /**

@@ -87,7 +87,14 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
   const hostCheck = createHostCheck({ allowedHosts: options.allowedHosts, ownAddresses: ownAddresses(host) })
   const appOptions = { ...options, ...(adminToken === null ? {} : { adminToken }), simulator: sim, startedWith: sim.scenario(), hostCheck }
   const { dispatcher } = internalsOf(sim)
-  const listener = createFrontDoor({ dispatcher, app: lazyExpressApp(appOptions), admin, log: options.log, onError: options.onError, hostCheck })
+  const listener = createFrontDoor({
+    dispatcher,
+    app: lazyExpressApp(appOptions),
+    admin,
+    log: options.log,
+    onError: options.onError,
+    hostCheck,
+  })
   return new Promise((resolve, reject) => {
     const server = createHttpServer(listener)
     const connections = trackConnections(server)

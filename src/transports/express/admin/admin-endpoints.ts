@@ -40,6 +40,8 @@ export const adminFallback: RequestHandler = (req, res) => {
     res,
     methods === undefined
       ? new ApiError(404, ErrorCode.NotFound, `No admin endpoint at ${req.method} /__sim${req.path}. GET /__sim lists them.`)
-      : new ApiError(405, ErrorCode.MethodNotAllowed, `${req.method} is not allowed on /__sim${req.path}; use ${methods}.`, { Allow: methods }),
+      : new ApiError(405, ErrorCode.MethodNotAllowed, `${req.method} is not allowed on /__sim${req.path}; use ${methods}.`, {
+          Allow: methods,
+        }),
   )
 }

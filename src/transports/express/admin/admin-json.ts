@@ -25,5 +25,8 @@ export function readJsonObject(req: ExpressRequest): Record<string, unknown> {
 
 /** Sends a JSON value that may hold bigints (int64 ids beyond 2^53). */
 export function sendJson(res: ExpressResponse, status: number, value: unknown): void {
-  res.status(status).type('application/json').send(stringify(value) ?? 'null')
+  res
+    .status(status)
+    .type('application/json')
+    .send(stringify(value) ?? 'null')
 }

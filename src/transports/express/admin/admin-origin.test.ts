@@ -10,7 +10,7 @@ test('clients that are no web page pass: no Origin, no cross-site fetch metadata
   expect(check({ origin: undefined, secFetchSite: 'none', host })).toBeNull()
 })
 
-test('pages on a loopback origin at any port, the server\'s own pages and listed origins pass', () => {
+test("pages on a loopback origin at any port, the server's own pages and listed origins pass", () => {
   expect(check({ origin: 'http://localhost:5173', secFetchSite: 'same-site', host })).toBeNull()
   expect(check({ origin: 'http://127.0.0.1:3000', secFetchSite: 'cross-site', host })).toBeNull()
   expect(check({ origin: 'http://192.168.1.5:4010', secFetchSite: 'same-origin', host: '192.168.1.5:4010' })).toBeNull()

@@ -37,7 +37,8 @@ export function createAdminOriginCheck(extraOrigins: readonly string[] = []): (c
       const parsed = originOf(origin)
       if (parsed !== null) {
         const { host: originHost, hostname } = new URL(parsed)
-        if (isLoopbackHost(hostOf(hostname) ?? '') || extra.has(parsed) || (host !== undefined && originHost === host.toLowerCase())) return null
+        if (isLoopbackHost(hostOf(hostname) ?? '') || extra.has(parsed) || (host !== undefined && originHost === host.toLowerCase()))
+          return null
       }
     }
     const from = origin ?? 'a cross-site page'

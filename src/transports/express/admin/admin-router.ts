@@ -1,18 +1,17 @@
 import { timingSafeEqual } from 'node:crypto'
-import { Router, type Request as ExpressRequest, type RequestHandler, type Response as ExpressResponse } from 'express'
+import { type RequestHandler, Router } from 'express'
 import { ApiError, invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import type { FaultInput } from '../../../core/controls/faults.js'
-import type { LatencySettings } from '../../../core/controls/latency.js'
-import type { RateLimit } from '../../../core/controls/rate-limit.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { isScenarioError } from '../../../core/scenario/scenario-error.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
-import type { LoadedScenario, SimulatorCore, SimulatorView } from '../../../core/simulator/types.js'
+import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
 import type { ValidationError } from '../../../core/validation-error.js'
 import { sendError } from '../../node/node-edge.js'
 import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
-import { readJson, readJsonObject, sendJson } from './admin-json.js'
+import { action } from './admin-action.js'
+import { addControlRoutes } from './admin-controls.js'
+import { readJsonObject, sendJson } from './admin-json.js'
 import { availableScenarios, readResetRequest } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
 
@@ -28,21 +27,10 @@ function requireToken(token: string): RequestHandler {
     if (req.path === '/demo' || req.path.startsWith('/demo/')) return next()
     const given = Buffer.from((req.headers.authorization ?? '').replace(/^bearer(?= )/i, 'bearer'))
     if (given.length === expected.length && timingSafeEqual(given, expected)) return next()
-    sendError(res, unauthorized('The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).'))
-  }
-}
-
-// Bodies are passed to the view as they came: it checks them as it checks any in-process input.
-
-/** Runs an admin action; an `ApiError` it throws (a 400 of its input, mostly) becomes the answer. */
-function action(run: (req: ExpressRequest, res: ExpressResponse, view: SimulatorView) => void): RequestHandler {
-  return (req, res) => {
-    try {
-      run(req, res, res.locals['view'] as SimulatorView)
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error
-      sendError(res, error)
-    }
+    sendError(
+      res,
+      unauthorized('The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).'),
+    )
   }
 }
 
@@ -51,7 +39,10 @@ function action(run: (req: ExpressRequest, res: ExpressResponse, view: Simulator
  * journal, misbehaviour and sessions, JSON in and out. Every call with
  * X-Sim-Session acts on that session only.
  */
-export function createAdminRouter(sim: SimulatorCore, options: { token?: string | undefined; startedWith?: LoadedScenario | undefined } = {}): Router {
+export function createAdminRouter(
+  sim: SimulatorCore,
+  options: { token?: string | undefined; startedWith?: LoadedScenario | undefined } = {},
+): Router {
   const router = Router()
   const internals = internalsOf(sim)
   // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
@@ -72,13 +63,21 @@ export function createAdminRouter(sim: SimulatorCore, options: { token?: string 
   router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
   router.delete('/sessions/:id', (req, res) => {
     if (sim.endSession(req.params['id'] ?? '')) res.status(204).end()
-    else sendError(res, new ApiError(404, ErrorCode.NotFound, `No session has the id ${JSON.stringify(req.params['id'])}; GET /__sim/sessions lists them.`))
+    else
+      sendError(
+        res,
+        new ApiError(404, ErrorCode.NotFound, `No session has the id ${JSON.stringify(req.params['id'])}; GET /__sim/sessions lists them.`),
+      )
   })
   router.get(
     '/scenarios',
     action((_req, res, view) => {
       const current = view.scenario().name
-      sendJson(res, 200, [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current })))
+      sendJson(
+        res,
+        200,
+        [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current })),
+      )
     }),
   )
   router.post(
@@ -95,23 +94,22 @@ export function createAdminRouter(sim: SimulatorCore, options: { token?: string 
       sendJson(res, 200, view.state())
     }),
   )
-  router.get('/state', action((_req, res, view) => sendJson(res, 200, view.state())))
-  router.get('/requests', action((_req, res, view) => sendJson(res, 200, view.journal.entries())))
-  router.delete('/requests', action((_req, res, view) => (view.journal.clear(), res.status(204).end())))
-  router.get('/faults', action((_req, res, view) => sendJson(res, 200, view.faults())))
-  router.post('/faults', action((req, res, view) => sendJson(res, 201, view.addFault(readJson(req) as FaultInput))))
-  router.delete('/faults', action((_req, res, view) => (view.clearFaults(), res.status(204).end())))
+  router.get(
+    '/state',
+    action((_req, res, view) => sendJson(res, 200, view.state())),
+  )
+  router.get(
+    '/requests',
+    action((_req, res, view) => sendJson(res, 200, view.journal.entries())),
+  )
   router.delete(
-    '/faults/:id',
-    action((req, res, view) => {
-      if (view.removeFault(Number(req.params['id']))) res.status(204).end()
-      else sendError(res, new ApiError(404, ErrorCode.NotFound, `No fault has the id ${JSON.stringify(req.params['id'])}; GET /__sim/faults lists them.`))
+    '/requests',
+    action((_req, res, view) => {
+      view.journal.clear()
+      res.status(204).end()
     }),
   )
-  router.get('/latency', action((_req, res, view) => sendJson(res, 200, view.latency())))
-  router.put('/latency', action((req, res, view) => (view.setLatency((readJson(req) ?? null) as LatencySettings | null), sendJson(res, 200, view.latency()))))
-  router.get('/rate-limit', action((_req, res, view) => sendJson(res, 200, view.rateLimit())))
-  router.put('/rate-limit', action((req, res, view) => (view.setRateLimit((readJson(req) ?? null) as RateLimit | null), sendJson(res, 200, view.rateLimit()))))
+  addControlRoutes(router)
   router.use('/demo', demoRouter())
   router.use(adminFallback)
   return router

@@ -34,7 +34,9 @@ export function readResetRequest(body: Record<string, unknown>, available: Reado
   const names = [...available.keys()].join(', ')
   const unknown = Object.keys(body).filter((key) => key !== 'scenario' && key !== 'seed')
   if (unknown.length > 0) {
-    throw invalidRequest(`Unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}; a reset takes "scenario" (a name) and "seed" (a whole number).`)
+    throw invalidRequest(
+      `Unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}; a reset takes "scenario" (a name) and "seed" (a whole number).`,
+    )
   }
   const { scenario, seed } = body
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {

@@ -1,0 +1,124 @@
+import { DEFAULT_DEPRECATION } from '../core/operations/get-pet-by-id.js'
+import { describeOperations } from '../core/operations/registry.js'
+import { BUILTIN_SCENARIOS } from '../core/scenario/builtin-scenarios.js'
+import { DEFAULT_JOURNAL_SIZE } from '../core/state/journal.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../transports/standalone/start-server.js'
+
+export interface Flag {
+  name: string
+  env: string
+  value?: string
+  help: string
+  boolean?: true
+}
+
+/** Every flag, in the order --help lists them. Each can also come from its environment variable. */
+export const FLAGS: readonly Flag[] = [
+  { name: 'port', env: 'PETSTORE_SIM_PORT', value: '<n>', help: `Port to listen on; 0 picks a free one. Default ${DEFAULT_PORT}.` },
+  { name: 'host', env: 'PETSTORE_SIM_HOST', value: '<address>', help: `Address to bind. Default ${DEFAULT_HOST} (this machine only).` },
+  {
+    name: 'scenario',
+    env: 'PETSTORE_SIM_SCENARIO',
+    value: '<name|path>',
+    help: `A built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(', ')}) or a path to your own JSON file. Default default.`,
+  },
+  { name: 'seed', env: 'PETSTORE_SIM_SEED', value: '<n>', help: "Seed for the scenario's order generator. Default: the scenario's own." },
+  { name: 'base-path', env: 'PETSTORE_SIM_BASE_PATH', value: '<path>', help: 'Path the API is served under. Default /v1.' },
+  {
+    name: 'expose-status',
+    env: 'PETSTORE_SIM_EXPOSE_STATUS',
+    boolean: true,
+    help: "Add each order's status to the list. Default: the scenario's setting, else off.",
+  },
+  {
+    name: 'after-cancel',
+    env: 'PETSTORE_SIM_AFTER_CANCEL',
+    value: 'keep|remove',
+    help: "Keep a cancelled order in the list, or remove it. Default: the scenario's setting, else keep.",
+  },
+  {
+    name: 'deprecated-at',
+    env: 'PETSTORE_SIM_DEPRECATED_AT',
+    value: '<date>',
+    help: `Date GET /pets/{petId} announces in its Deprecation header. Default ${DEFAULT_DEPRECATION.deprecatedAt}.`,
+  },
+  {
+    name: 'sunset-at',
+    env: 'PETSTORE_SIM_SUNSET_AT',
+    value: '<date>',
+    help: `Date GET /pets/{petId} announces in its Sunset header. Default ${DEFAULT_DEPRECATION.sunsetAt}.`,
+  },
+  {
+    name: 'latency',
+    env: 'PETSTORE_SIM_LATENCY',
+    value: '<ms|min-max>',
+    help: 'Delay every answer: 50, or a range such as 50-400. Default none.',
+  },
+  {
+    name: 'rate-limit',
+    env: 'PETSTORE_SIM_RATE_LIMIT',
+    value: '<n/window>',
+    help: 'Per API key, such as 100/60s: then 429 rate_limited and RateLimit headers. Default off.',
+  },
+  {
+    name: 'max-sessions',
+    env: 'PETSTORE_SIM_MAX_SESSIONS',
+    value: '<n>',
+    help: 'How many X-Sim-Session sessions live at once (the least recently used goes first). Default 100.',
+  },
+  {
+    name: 'session-idle',
+    env: 'PETSTORE_SIM_SESSION_IDLE',
+    value: '<seconds>',
+    help: 'Drop a session unused for this long. Default 1800.',
+  },
+  {
+    name: 'journal-size',
+    env: 'PETSTORE_SIM_JOURNAL_SIZE',
+    value: '<n>',
+    help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.`,
+  },
+  { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
+  {
+    name: 'admin-token',
+    env: 'PETSTORE_SIM_ADMIN_TOKEN',
+    value: '<secret>',
+    help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise). Default: none on a loopback --host; a random one, printed at start, on any other.',
+  },
+  {
+    name: 'allowed-hosts',
+    env: 'PETSTORE_SIM_ALLOWED_HOSTS',
+    value: '<a,b|all>',
+    help: 'Host names answered besides loopback ones and the bound address (.example.test: a domain and its subdomains); all turns the Host check off. Others get 403.',
+  },
+  {
+    name: 'admin-origins',
+    env: 'PETSTORE_SIM_ADMIN_ORIGINS',
+    value: '<origin,...>',
+    help: 'Web page origins allowed to call the admin API besides loopback ones, such as https://qa.example.test. Others get 403.',
+  },
+  { name: 'quiet', env: 'PETSTORE_SIM_QUIET', boolean: true, help: 'Do not log one line per request.' },
+  { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
+  { name: 'version', env: '', boolean: true, help: 'Show the version and exit.' },
+]
+
+export function helpText(): string {
+  const lines = FLAGS.map((flag) => {
+    const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
+    const env = flag.env === '' ? '' : ` [env ${flag.env}]`
+    return `${left.padEnd(32)}${flag.help}${env}`
+  })
+  return [
+    'Usage: petstore-sim [options]     (or: npm start -- [options])',
+    '',
+    'Serves the Petstore Orders Service simulator over HTTP: the API under the base path',
+    `(${describeOperations('/v1')}) and`,
+    'the admin API under /__sim. Flags win over environment variables.',
+    '',
+    'Options:',
+    ...lines,
+    '',
+    'Boolean variables take 1/true/yes or 0/false/no.',
+    'Example: petstore-sim --port 4011 --scenario shipped',
+  ].join('\n')
+}
