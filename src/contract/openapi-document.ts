@@ -6,5 +6,3 @@ import document from './openapi.json' with { type: 'json' }
  * out: a consumer needs no `resolveJsonModule`.
  */
 export const openApiDocument = document
-
-export type OpenApiDocument = typeof openApiDocument

@@ -24,7 +24,7 @@ export class ApiError extends Error {
 }
 
 /** The answer to anything that is not an `ApiError`: a bug of the simulator, told without a stack trace. */
-export function internalError(): ApiError {
+function internalError(): ApiError {
   return new ApiError(
     500,
     ErrorCode.InternalError,

@@ -5,7 +5,7 @@ import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 import { isWhole } from './latency.js'
 
-export type FaultKind = 'status' | 'network' | 'hang' | 'slow-body' | 'malformed-json'
+type FaultKind = 'status' | 'network' | 'hang' | 'slow-body' | 'malformed-json'
 
 /** What a fault does and when. Exactly one of `times` and `probability` may be given (neither: every time). */
 export interface FaultInput {

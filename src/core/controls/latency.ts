@@ -3,7 +3,7 @@ import { OPERATION_IDS } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 
 /** A delay in milliseconds: fixed, or drawn uniformly from a range. */
-export interface Latency {
+interface Latency {
   min: number
   max: number
 }
@@ -24,7 +24,7 @@ export function isWhole(value: unknown, min = 0): value is number {
 }
 
 /** Reads a latency: `50`, `"50"`, `"50-400"` or `{ min, max }` (ms, at most 60,000). */
-export function parseLatency(input: unknown, field = 'latency'): Latency {
+function parseLatency(input: unknown, field = 'latency'): Latency {
   let min: unknown
   let max: unknown
   if (typeof input === 'number') {

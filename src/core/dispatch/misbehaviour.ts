@@ -1,7 +1,7 @@
 import { faultError, type Fault } from '../controls/faults.js'
 import type { Reply } from '../reply.js'
 
-export const NETWORK_ERROR: Reply = { status: 0, headers: {}, body: null, networkError: true }
+const NETWORK_ERROR: Reply = { status: 0, headers: {}, body: null, networkError: true }
 
 const DEFAULT_HANG_MS = 600_000
 const DEFAULT_SLOW_BODY_MS = 2000

@@ -10,7 +10,7 @@ export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string
 }
 
 /** The headers that announce the deprecation, on every answer of the operation. */
-export function deprecationHeaders(dates: DeprecationDates): Record<string, string> {
+function deprecationHeaders(dates: DeprecationDates): Record<string, string> {
   return {
     // RFC 9745: a structured-field date, "@" then seconds since the epoch.
     Deprecation: `@${Math.floor(dates.deprecatedAt.getTime() / 1000)}`,

@@ -20,7 +20,7 @@ export interface OperationState {
 }
 
 /** One call of an operation, its key already accepted. */
-export interface OperationCall {
+interface OperationCall {
   /** The decoded path parameter, or "" when the path has none. */
   param: string
   /** The order the call acts on (a valid int64 path id), else null. */

@@ -5,7 +5,7 @@ import { OPERATIONS, type OperationId } from './registry.js'
 type Paths = Record<string, Record<string, { responses: Record<string, unknown> }>>
 
 /** The statuses the contract documents for each operation (not `default`), read once from the OpenAPI document. */
-export const DOCUMENTED_STATUSES = Object.fromEntries(
+const DOCUMENTED_STATUSES = Object.fromEntries(
   OPERATIONS.map(({ id, path, method }) => {
     const responses = (openApiDocument.paths as unknown as Paths)[path]?.[method.toLowerCase()]?.responses ?? {}
     return [

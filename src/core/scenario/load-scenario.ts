@@ -14,12 +14,12 @@ interface FileSystem {
   readFileSync(path: string, encoding: 'utf8'): string
 }
 
-export function isBuiltinScenarioName(name: string): name is BuiltinScenarioName {
+function isBuiltinScenarioName(name: string): name is BuiltinScenarioName {
   return Object.hasOwn(BUILTIN_SCENARIOS, name)
 }
 
 /** A string that names a file rather than a built-in scenario. */
-export function looksLikePath(text: string): boolean {
+function looksLikePath(text: string): boolean {
   return /[/\\]/.test(text) || /\.json$/i.test(text)
 }
 
@@ -69,7 +69,7 @@ function lineAndColumn(text: string, position: number): string {
  * Parses scenario JSON without losing digits: integers beyond 2^53 become
  * bigints, so an int64 id such as 9007199254740993 keeps its value.
  */
-export function parseScenarioJson(text: string, source: string): unknown {
+function parseScenarioJson(text: string, source: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   try {
     return parse(body, null, (digits) => (isInteger(digits) && !isSafeNumber(digits) ? BigInt(digits) : Number(digits)))

@@ -28,7 +28,7 @@ const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/
 export type CheckedScenario = Omit<Scenario, 'orders'> & { description: string; apiKeys: string[]; orders?: Order[] }
 
 /** The key a scenario accepts when it does not list its own; every built-in but bad-key lists it. */
-export const DEFAULT_API_KEY = 'petstore-test-key'
+const DEFAULT_API_KEY = 'petstore-test-key'
 
 /** The most orders one scenario may hold, explicit and generated together. */
 export const MAX_ORDERS = 100_000

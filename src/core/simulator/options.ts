@@ -9,9 +9,9 @@ import { ValidationError } from '../validation-error.js'
 import type { SimulatorOptions } from './types.js'
 
 /** The largest request body accepted (1 MiB): the operations take none. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024
-export const DEFAULT_MAX_SESSIONS = 100
-export const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60
+const DEFAULT_BODY_LIMIT = 1024 * 1024
+const DEFAULT_MAX_SESSIONS = 100
+const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60
 
 /** A simulator's options, checked, with their defaults. */
 export interface CheckedOptions {

@@ -43,7 +43,7 @@ export interface SimulatorOptions {
   sessions?: { max?: number; idleSeconds?: number }
 }
 
-export interface ResetOptions {
+interface ResetOptions {
   /** Replaces the seed of the scenario's order generator from now on. */
   seed?: number
 }

@@ -21,7 +21,7 @@ const orderSchema = v.object({
 export type OrderRecord = v.InferOutput<typeof orderSchema>
 
 /** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
-export interface OrderChange {
+interface OrderChange {
   find(id: Int64Key): OrderRecord | undefined
   setStatus(id: Int64Key, status: OrderStatus): Promise<void>
   remove(id: Int64Key): void

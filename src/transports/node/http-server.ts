@@ -6,7 +6,7 @@ import { ErrorCode } from '../../core/error-codes.js'
 import { sendError } from './node-edge.js'
 
 /** The largest header section the server reads; a 16 KB key still gets its 401. */
-export const MAX_HEADER_BYTES = 64 * 1024
+const MAX_HEADER_BYTES = 64 * 1024
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',

@@ -1,0 +1,39 @@
+import { expect, test } from 'vitest'
+import { ValidationError } from '../validation-error.js'
+import { checkBasePath, isUnderBase, matchRoute, parseApiBase } from './routing.js'
+
+const base = parseApiBase('/v1')
+const match = (path: string, on = base) => {
+  const found = matchRoute(new URL(path, 'https://api.petstore.example'), on)
+  return found === null ? null : { operation: found.operation.id, param: found.param }
+}
+
+test('each path of the registry finds its operation, whatever the method', () => {
+  expect(match('/v1/store/orders')).toEqual({ operation: 'listOrders', param: '' })
+  expect(match('/v1/store/orders/')).toEqual({ operation: 'listOrders', param: '' })
+  expect(match('/v1/store/orders/42')).toEqual({ operation: 'cancelOrder', param: '42' })
+  expect(match('/v1/pets/a%20b')).toEqual({ operation: 'getPetById', param: 'a b' })
+  expect(match('/v1/pets/%zz')).toEqual({ operation: 'getPetById', param: '%zz' })
+})
+
+test('other paths find none: case, depth, an empty parameter, another base', () => {
+  for (const path of ['/v1/Store/orders', '/v1/store/orders/1/2', '/v1/store/orders//', '/v1/pets/', '/v2/store/orders', '/v1']) {
+    expect(match(path), path).toBeNull()
+  }
+})
+
+test('a pinned base matches its origin only; isUnderBase ignores case in the prefix', () => {
+  const pinned = parseApiBase('https://api.petstore.example/v1/')
+  expect(pinned).toEqual({ origin: 'https://api.petstore.example', path: '/v1' })
+  expect(match('/v1/store/orders', pinned)?.operation).toBe('listOrders')
+  expect(matchRoute(new URL('https://staging.example/v1/store/orders'), pinned)).toBeNull()
+  expect(isUnderBase(new URL('https://x.example/V1/anything'), base)).toBe(true)
+  expect(isUnderBase(new URL('https://x.example/v10'), base)).toBe(false)
+})
+
+test('a base that is no path or http(s) URL is a ValidationError naming the option', () => {
+  expect(() => parseApiBase('ftp://x/v1')).toThrow(ValidationError)
+  expect(() => parseApiBase('https://x/v1?q')).toThrow('no query or fragment')
+  expect(() => checkBasePath('v1')).toThrow(expect.objectContaining({ field: 'basePath' }))
+  expect(checkBasePath()).toBe('/v1')
+})
