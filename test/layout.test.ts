@@ -12,7 +12,12 @@ function modules(): Map<string, string[]> {
     if (!entry.endsWith('.ts') || entry.endsWith('.test.ts') || entry.startsWith('demo')) continue
     const text = readFileSync(join(SRC, entry), 'utf8')
     const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] as string)
-    found.set(entry, specifiers.map((specifier) => (specifier.startsWith('.') ? relative(SRC, resolve(SRC, dirname(entry), specifier)).replace(/\.js$/, '.ts') : specifier)))
+    found.set(
+      entry,
+      specifiers.map((specifier) =>
+        specifier.startsWith('.') ? relative(SRC, resolve(SRC, dirname(entry), specifier)).replace(/\.js$/, '.ts') : specifier,
+      ),
+    )
   }
   return found
 }
@@ -41,9 +46,14 @@ test('imports point down: entry points, then the standalone server, express, the
     for (const specifier of imports.filter((name) => name.endsWith('.ts'))) {
       expect(layer(specifier), `${path} imports ${specifier}`).toBeLessThanOrEqual(layer(path))
       // Side by side, msw and node know nothing of each other.
-      if (layer(path) === 1) expect(specifier.split('/')[1], `${path} imports ${specifier}`).not.toBe(path.startsWith('transports/msw/') ? 'node' : 'msw')
+      if (layer(path) === 1)
+        expect(specifier.split('/')[1], `${path} imports ${specifier}`).not.toBe(path.startsWith('transports/msw/') ? 'node' : 'msw')
     }
-    if (path.startsWith('transports/node/')) expect(imports.filter((name) => /^(msw|express)/.test(name)), path).toEqual([])
+    if (path.startsWith('transports/node/'))
+      expect(
+        imports.filter((name) => /^(msw|express)/.test(name)),
+        path,
+      ).toEqual([])
   }
 })
 

@@ -1,5 +1,6 @@
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { ApiError } from '../../../core/api-error.js'
+import { ErrorCode } from '../../../core/error-codes.js'
 import type { SimulatorView } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
 
@@ -13,4 +14,14 @@ export function action(run: (req: ExpressRequest, res: ExpressResponse, view: Si
       sendError(res, error)
     }
   }
+}
+
+/** 204 when something was removed, else the 404 naming the id and where such things are listed. */
+export function sendRemoved(res: ExpressResponse, removed: boolean, what: 'fault' | 'session', id: unknown): void {
+  if (removed) {
+    res.status(204).end()
+    return
+  }
+  const message = `No ${what} has the id ${JSON.stringify(id)}; GET /__sim/${what}s lists them.`
+  sendError(res, new ApiError(404, ErrorCode.NotFound, message))
 }

@@ -1,14 +1,32 @@
 import type { Router } from 'express'
-import { ApiError } from '../../../core/api-error.js'
 import type { FaultInput } from '../../../core/controls/faults.js'
 import type { LatencySettings } from '../../../core/controls/latency.js'
 import type { RateLimit } from '../../../core/controls/rate-limit.js'
-import { ErrorCode } from '../../../core/error-codes.js'
-import { sendError } from '../../node/node-edge.js'
-import { action } from './admin-action.js'
+import type { SimulatorView } from '../../../core/simulator/types.js'
+import { action, sendRemoved } from './admin-action.js'
 import { readJson, sendJson } from './admin-json.js'
 
 // Bodies are passed to the view as they came: it checks them as it checks any in-process input.
+
+/** `GET` a setting, and `PUT` a new one (a body of `null`, or none, turns it off). */
+function settingRoutes(
+  router: Router,
+  path: string,
+  read: (view: SimulatorView) => unknown,
+  write: (view: SimulatorView, value: unknown) => void,
+): void {
+  router.get(
+    path,
+    action((_req, res, view) => sendJson(res, 200, read(view))),
+  )
+  router.put(
+    path,
+    action((req, res, view) => {
+      write(view, readJson(req) ?? null)
+      sendJson(res, 200, read(view))
+    }),
+  )
+}
 
 /** Misbehaviour on purpose over HTTP: faults, latency, rate limit. */
 export function addControlRoutes(router: Router): void {
@@ -29,35 +47,18 @@ export function addControlRoutes(router: Router): void {
   )
   router.delete(
     '/faults/:id',
-    action((req, res, view) => {
-      if (view.removeFault(Number(req.params['id']))) res.status(204).end()
-      else
-        sendError(
-          res,
-          new ApiError(404, ErrorCode.NotFound, `No fault has the id ${JSON.stringify(req.params['id'])}; GET /__sim/faults lists them.`),
-        )
-    }),
+    action((req, res, view) => sendRemoved(res, view.removeFault(Number(req.params['id'])), 'fault', req.params['id'])),
   )
-  router.get(
+  settingRoutes(
+    router,
     '/latency',
-    action((_req, res, view) => sendJson(res, 200, view.latency())),
+    (view) => view.latency(),
+    (view, value) => view.setLatency(value as LatencySettings | null),
   )
-  router.put(
-    '/latency',
-    action((req, res, view) => {
-      view.setLatency((readJson(req) ?? null) as LatencySettings | null)
-      sendJson(res, 200, view.latency())
-    }),
-  )
-  router.get(
+  settingRoutes(
+    router,
     '/rate-limit',
-    action((_req, res, view) => sendJson(res, 200, view.rateLimit())),
-  )
-  router.put(
-    '/rate-limit',
-    action((req, res, view) => {
-      view.setRateLimit((readJson(req) ?? null) as RateLimit | null)
-      sendJson(res, 200, view.rateLimit())
-    }),
+    (view) => view.rateLimit(),
+    (view, value) => view.setRateLimit(value as RateLimit | null),
   )
 }

@@ -1,15 +1,14 @@
 import { timingSafeEqual } from 'node:crypto'
 import { type RequestHandler, Router } from 'express'
-import { ApiError, invalidRequest } from '../../../core/api-error.js'
+import { invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import { ErrorCode } from '../../../core/error-codes.js'
 import { isScenarioError } from '../../../core/scenario/scenario-error.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
 import type { ValidationError } from '../../../core/validation-error.js'
 import { sendError } from '../../node/node-edge.js'
 import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
-import { action } from './admin-action.js'
+import { action, sendRemoved } from './admin-action.js'
 import { addControlRoutes } from './admin-controls.js'
 import { readJsonObject, sendJson } from './admin-json.js'
 import { availableScenarios, readResetRequest } from './admin-scenarios.js'
@@ -61,14 +60,7 @@ export function createAdminRouter(
 
   router.get('/', (_req, res) => sendJson(res, 200, { endpoints: ADMIN_ENDPOINTS }))
   router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
-  router.delete('/sessions/:id', (req, res) => {
-    if (sim.endSession(req.params['id'] ?? '')) res.status(204).end()
-    else
-      sendError(
-        res,
-        new ApiError(404, ErrorCode.NotFound, `No session has the id ${JSON.stringify(req.params['id'])}; GET /__sim/sessions lists them.`),
-      )
-  })
+  router.delete('/sessions/:id', (req, res) => sendRemoved(res, sim.endSession(req.params['id'] ?? ''), 'session', req.params['id']))
   router.get(
     '/scenarios',
     action((_req, res, view) => {
