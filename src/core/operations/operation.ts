@@ -19,8 +19,11 @@ export interface OperationState {
   listCache?: { version: number; exposeStatus: boolean; body: Uint8Array }
 }
 
-/** One call of an operation, its key already accepted. */
-interface OperationCall {
+/**
+ * One call of an operation, its key already accepted.
+ * @public Named in the declarations emitted for the operations.
+ */
+export interface OperationCall {
   /** The decoded path parameter, or "" when the path has none. */
   param: string
   /** The order the call acts on (a valid int64 path id), else null. */
