@@ -90,7 +90,8 @@ async function main(): Promise<void> {
   process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${madeToken})\n`)
   if (!isLoopbackBind(host)) {
     process.stderr.write(
-      `Warning: listening on ${host}, reachable from other machines. ${running.adminToken === null ? 'The admin API is off.' : 'The admin API under /__sim requires the admin token.'}\n`,
+      `Warning: listening on ${host}, reachable from other machines. ` +
+        `${running.adminToken === null ? 'The admin API is off.' : 'The admin API under /__sim requires the admin token.'}\n`,
     )
   }
 }

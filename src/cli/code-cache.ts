@@ -19,7 +19,7 @@ export function codeCacheFile(bundle: string, v8Version: string = process.versio
  * Compiles a CommonJS bundle, with its V8 code cache when there is one, and
  * runs it as Node runs a CommonJS module. Node 20 has no compile cache for
  * modules (`module.enableCompileCache` came in Node 22), and compiling the
- * CLI bundle was about a third of its start-up time. The cache is made when
+ * CLI bundle was a large part of its start-up time. The cache is made when
  * the package is built, for the Node that builds it; with another Node (no
  * cache for its V8), other flags or a damaged file, the bundle is compiled
  * from source as usual.

@@ -83,13 +83,17 @@ export const FLAGS: readonly Flag[] = [
     name: 'admin-token',
     env: 'PETSTORE_SIM_ADMIN_TOKEN',
     value: '<secret>',
-    help: 'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise). Default: none on a loopback --host; a random one, printed at start, on any other.',
+    help:
+      'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise). ' +
+      'Default: none on a loopback --host; a random one, printed at start, on any other.',
   },
   {
     name: 'allowed-hosts',
     env: 'PETSTORE_SIM_ALLOWED_HOSTS',
     value: '<a,b|all>',
-    help: 'Host names answered besides loopback ones and the bound address (.example.test: a domain and its subdomains); all turns the Host check off. Others get 403.',
+    help:
+      'Host names answered besides loopback ones and the bound address (.example.test: a domain and its subdomains); ' +
+      'all turns the Host check off. Others get 403.',
   },
   {
     name: 'admin-origins',

@@ -41,7 +41,8 @@ function parseLatency(input: unknown, field = 'latency'): Latency {
   if (!isWhole(min) || !isWhole(max) || min > max || max > MAX_LATENCY_MS) {
     throw new ValidationError(
       field,
-      `${field} must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } (at most ${MAX_LATENCY_MS}), got ${JSON.stringify(input)}.`,
+      `${field} must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } ` +
+        `(at most ${MAX_LATENCY_MS}), got ${JSON.stringify(input)}.`,
     )
   }
   return { min, max }

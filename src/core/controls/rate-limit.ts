@@ -28,7 +28,8 @@ export function parseRateLimit(input: unknown): RateLimit {
   }
   throw new ValidationError(
     'rateLimit',
-    `A rate limit is "<requests>/<window>" such as "100/60s" (s, m or h), or { "limit": 100, "windowSeconds": 60 }, got ${JSON.stringify(input)}.`,
+    `A rate limit is "<requests>/<window>" such as "100/60s" (s, m or h), ` +
+      `or { "limit": 100, "windowSeconds": 60 }, got ${JSON.stringify(input)}.`,
   )
 }
 

@@ -44,7 +44,8 @@ export function parseApiBase(baseUrl: string): ApiBase {
   } catch {
     throw new ValidationError(
       'baseUrl',
-      `Failed to read baseUrl "${baseUrl}": it must be an absolute http(s) URL such as "https://api.petstore.example/v1" or a path such as "/v1".`,
+      `Failed to read baseUrl "${baseUrl}": it must be an absolute http(s) URL ` +
+        `such as "https://api.petstore.example/v1" or a path such as "/v1".`,
     )
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {

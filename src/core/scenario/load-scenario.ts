@@ -105,6 +105,7 @@ export function resolveScenario(input: string | Scenario): { scenario: CheckedSc
   }
   throw new ScenarioError(
     input,
-    `no built-in scenario has this name; the built-in scenarios are ${Object.keys(BUILTIN_SCENARIOS).join(', ')} (give a path such as ./my-scenario.json to load your own file)`,
+    `no built-in scenario has this name; the built-in scenarios are ${Object.keys(BUILTIN_SCENARIOS).join(', ')} ` +
+      `(give a path such as ./my-scenario.json to load your own file)`,
   )
 }

@@ -24,7 +24,10 @@ export function mswProblem(mswVersion: string | null, nodeVersion: string): stri
   if (below(mswVersion, MIN_MSW_2))
     return `petstore-orders-simulator: msw ${mswVersion} is too old; the simulator needs msw 2.12+ or msw 3. Install one: ${install}.`
   if (!below(mswVersion, [3, 0]) && below(nodeVersion, MIN_NODE_FOR_MSW_3)) {
-    return `petstore-orders-simulator: msw ${mswVersion} needs Node.js 22.12 or newer, and this is Node.js ${nodeVersion}. Install msw 2 (npm install --save-dev msw@^2.12) or use Node.js 22.12+.`
+    return (
+      `petstore-orders-simulator: msw ${mswVersion} needs Node.js 22.12 or newer, and this is Node.js ${nodeVersion}. ` +
+      `Install msw 2 (npm install --save-dev msw@^2.12) or use Node.js 22.12+.`
+    )
   }
   return null
 }

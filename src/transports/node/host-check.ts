@@ -77,7 +77,9 @@ export function createHostCheck(options: HostCheckOptions = {}): (header: string
     return new ApiError(
       403,
       ErrorCode.ForbiddenHost,
-      `Host ${JSON.stringify(name)} is not allowed: the simulator answers loopback names and addresses and the address it is bound to (a guard against DNS rebinding). To allow it, start it with --allowed-hosts ${name} (or PETSTORE_SIM_ALLOWED_HOSTS, or the allowedHosts option).`,
+      `Host ${JSON.stringify(name)} is not allowed: the simulator answers loopback names and addresses ` +
+        `and the address it is bound to (a guard against DNS rebinding). ` +
+        `To allow it, start it with --allowed-hosts ${name} (or PETSTORE_SIM_ALLOWED_HOSTS, or the allowedHosts option).`,
     )
   }
 }

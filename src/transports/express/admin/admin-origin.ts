@@ -45,7 +45,8 @@ export function createAdminOriginCheck(extraOrigins: readonly string[] = []): (c
     return new ApiError(
       403,
       ErrorCode.ForbiddenOrigin,
-      `The admin API answers its operator only, not a web page of another origin (${JSON.stringify(from.slice(0, 80))}). To allow a dashboard on another host, start the simulator with --admin-origins <origin>.`,
+      `The admin API answers its operator only, not a web page of another origin (${JSON.stringify(from.slice(0, 80))}). ` +
+        `To allow a dashboard on another host, start the simulator with --admin-origins <origin>.`,
     )
   }
 }

@@ -35,7 +35,8 @@ export function readResetRequest(body: Record<string, unknown>, available: Reado
   const unknown = Object.keys(body).filter((key) => key !== 'scenario' && key !== 'seed')
   if (unknown.length > 0) {
     throw invalidRequest(
-      `Unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}; a reset takes "scenario" (a name) and "seed" (a whole number).`,
+      `Unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}; ` +
+        `a reset takes "scenario" (a name) and "seed" (a whole number).`,
     )
   }
   const { scenario, seed } = body
@@ -47,7 +48,9 @@ export function readResetRequest(body: Record<string, unknown>, available: Reado
   }
   const target = scenario === undefined ? undefined : available.get(scenario)
   if (scenario !== undefined && target === undefined) {
-    const message = `Unknown scenario ${JSON.stringify(scenario.slice(0, 80))}: over HTTP a scenario is named, never a path. The available scenarios are ${names}.`
+    const message =
+      `Unknown scenario ${JSON.stringify(scenario.slice(0, 80))}: over HTTP a scenario is named, never a path. ` +
+      `The available scenarios are ${names}.`
     throw new ApiError(400, ErrorCode.UnknownScenario, message)
   }
   return { scenario: target?.load, seed: seed as number | undefined }
