@@ -3,7 +3,8 @@ import type { LatencyInput, LatencyRanges, LatencySettings } from '../controls/l
 import type { RateLimit } from '../controls/rate-limit.js'
 import type { AfterCancel, DeprecationDates, Order } from '../glossary.js'
 import type { Scenario } from '../scenario/scenario.js'
-import type { RequestJournal } from '../state/journal.js'
+import type { JournalEntry, RequestJournal } from '../state/journal.js'
+import type { RequestFilter } from '../state/request-filter.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
@@ -95,6 +96,12 @@ export interface SimulatorView {
   scenario(): LoadedScenario
   /** The latest requests the handlers answered, oldest first (bounded by `journalSize`). */
   readonly journal: RequestJournal
+  /**
+   * The journal's requests that match every field of `filter` (all of them without one), oldest first.
+   * @example
+   * sim.requests({ operation: 'cancelOrder', orderId: 5, status: 204 })
+   */
+  requests(filter?: RequestFilter): JournalEntry[]
   /**
    * Misbehaviour on purpose, until the next reset (which restores the
    * simulator's own `latency`, `faults` and `rateLimit` options).

@@ -3,6 +3,7 @@ import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Scenario } from '../scenario/scenario.js'
 import { toOrder } from '../state/order-store.js'
+import { matchesFilter, parseRequestFilter } from '../state/request-filter.js'
 import { mapValidation, type ValidationError } from '../validation-error.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
 import { checkSeed, type CheckedOptions } from './options.js'
@@ -33,6 +34,10 @@ export function createView(
     get journal() {
       const journal = target().journal
       return { capacity: journal.capacity, entries: () => journal.entries(), clear: () => journal.clear() }
+    },
+    requests(filter) {
+      const checked = checkedBy('read the requests of', () => parseRequestFilter(filter))
+      return target().journal.select((record) => matchesFilter(record, checked))
     },
     addFault: (fault) => checkedBy('configure', () => controls().addFault(parseFault(fault))),
     faults: () => controls().faults(),

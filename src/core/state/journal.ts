@@ -45,6 +45,8 @@ export interface RequestJournal {
 /** The journal as the transports see it: they record what they answered. */
 export interface JournalWriter extends RequestJournal {
   record(entry: JournalRecord): void
+  /** The entries whose record `matches`, oldest first. */
+  select(matches: (record: JournalRecord) => boolean): JournalEntry[]
 }
 
 /** When a request arrived: the wall clock for the entry, the monotonic one for its duration. */
@@ -101,6 +103,11 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
     capacity,
     entries() {
       return Array.from({ length: size }, (_, index) => toEntry(at(index)))
+    },
+    select(matches) {
+      const selected: JournalEntry[] = []
+      for (let index = 0; index < size; index++) if (matches(at(index))) selected.push(toEntry(at(index)))
+      return selected
     },
     clear() {
       ring.length = 0

@@ -30,3 +30,14 @@ export function sendJson(res: ExpressResponse, status: number, value: unknown): 
     .type('application/json')
     .send(stringify(value) ?? 'null')
 }
+
+/** The query of a request as an object of strings, for a filter to check; a field given twice is a 400. */
+export function readQuery(originalUrl: string): Record<string, string> {
+  const query: Record<string, string> = {}
+  for (const [name, value] of new URL(originalUrl, 'http://simulator').searchParams) {
+    if (Object.hasOwn(query, name))
+      throw invalidRequest(`The query gives ${JSON.stringify(name)} more than once; give each filter field once.`)
+    Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return query
+}

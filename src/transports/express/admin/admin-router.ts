@@ -10,7 +10,7 @@ import { sendError } from '../../node/node-edge.js'
 import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
 import { action, sendRemoved } from './admin-action.js'
 import { addControlRoutes } from './admin-controls.js'
-import { readJsonObject, sendJson } from './admin-json.js'
+import { readJsonObject, readQuery, sendJson } from './admin-json.js'
 import { availableScenarios, readResetRequest } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
 
@@ -92,7 +92,7 @@ export function createAdminRouter(
   )
   router.get(
     '/requests',
-    action((_req, res, view) => sendJson(res, 200, view.journal.entries())),
+    action((req, res, view) => sendJson(res, 200, view.requests(readQuery(req.originalUrl)))),
   )
   router.delete(
     '/requests',
