@@ -88,6 +88,7 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './node',
     './browser',
     './server',
+    './vitest',
     './openapi.json',
     './scenarios/*.json',
     './package.json',
