@@ -3,6 +3,7 @@ import '../src/vitest.js'
 import { createSimulator } from '../src/index.js'
 import { useAppServers } from './support/serve.js'
 import { TRANSPORTS } from './support/harness.js'
+import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
 
 const FILTERS = [
   { operation: 'cancelOrder', orderId: 1, status: 204 },
@@ -105,7 +106,7 @@ describe('in process, bad filters and exact int64 ids', () => {
     const sim = createSimulator({ scenario: { name: 'big', orders: [{ id: 9007199254740993n }, { id: 9007199254740992 }] } })
     const { setupServer } = await import('msw/node')
     const server = setupServer(...sim.handlers)
-    server.listen({ onUnhandledRequest: 'error' })
+    server.listen(withUnhandledStrategy(server, {}, 'error'))
     try {
       await fetch('https://api.petstore.example/v1/store/orders/9007199254740993', {
         method: 'DELETE',
