@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import type { SimulatorView } from './core/simulator/types.js'
-import { parseRequestFilter, type RequestFilter, verifyReceived } from './core/state/request-filter.js'
+import { checkTimes, parseRequestFilter, type RequestFilter, verifyReceived } from './core/state/request-filter.js'
 
 interface ReceivedMatchers<R = unknown> {
   /**
@@ -30,9 +30,7 @@ expect.extend({
         message: () => 'toHaveReceived expects a simulator or one of its sessions (createSimulator(), sim.session(id)).',
       }
     }
-    if (options.times !== undefined && (!Number.isSafeInteger(options.times) || options.times < 0)) {
-      throw new TypeError(`toHaveReceived: times must be a whole number of 0 or more, got ${String(options.times)}.`)
-    }
+    checkTimes(options.times)
     const matching = received.requests(filter)
     const checked = parseRequestFilter(filter)
     const { pass, message } = verifyReceived(matching.length, received.journal.entries(), checked, options.times)

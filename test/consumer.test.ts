@@ -89,6 +89,7 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './browser',
     './server',
     './vitest',
+    './playwright',
     './openapi.json',
     './scenarios/*.json',
     './package.json',

@@ -1,22 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
+import { assertChromium, CHROMIUM, explainBrowserSkip, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
 import { listen, type Listening } from '../support/serve.js'
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
-const IN_CI = process.env['CI'] === 'true' || process.env['CI'] === '1'
-const HAVE_CHROMIUM = existsSync(CHROMIUM)
 const ARTIFACTS = join(ROOT, 'test-results')
 const API = 'https://api.petstore.example/v1'
 
-if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(
-    `[browser] Skipping the Chromium tests: no browser at ${CHROMIUM}. Install it with "apt-get install -y chromium" (or set CHROMIUM_PATH). In CI they never skip.`,
-  )
-}
+explainBrowserSkip('the Chromium tests of the demo page')
 
 interface ApiResponse {
   method: string
@@ -46,14 +40,13 @@ async function openDemo(context: BrowserContext, origin: string): Promise<{ page
 
 const statusOf = (page: Page, id: number) => page.locator(`tr[data-order-id="${id}"] td[data-status]`)
 
-describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the demo page in Chromium, answered by the service worker', () => {
+describe.skipIf(SKIP_BROWSER_TESTS)('the demo page in Chromium, answered by the service worker', () => {
   let browser: Browser
   let server: Listening
   const { app, sim: serverSimulator } = createSimulatorApp()
 
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM)
-      throw new Error(`CI is set but there is no Chromium at ${CHROMIUM}: .ci/run must install it (apt-get install -y chromium).`)
+    assertChromium()
     mkdirSync(ARTIFACTS, { recursive: true })
     server = await listen(app)
     browser = await chromium.launch({

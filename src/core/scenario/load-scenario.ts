@@ -1,8 +1,8 @@
-import { isInteger, isSafeNumber, parse } from 'lossless-json'
 import { BUILTIN_SCENARIOS, type BuiltinScenarioName } from './builtin-scenarios.js'
 import { parseScenario, type CheckedScenario } from './parse-scenario.js'
 import type { Scenario } from './scenario.js'
 import { ScenarioError } from './scenario-error.js'
+import { parseExactJson } from '../exact-json.js'
 import { systemErrorCode } from '../system-error-code.js'
 
 /** The largest scenario file the simulator reads. */
@@ -72,7 +72,7 @@ function lineAndColumn(text: string, position: number): string {
 function parseScenarioJson(text: string, source: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   try {
-    return parse(body, null, (digits) => (isInteger(digits) && !isSafeNumber(digits) ? BigInt(digits) : Number(digits)))
+    return parseExactJson(body)
   } catch (error) {
     if (error instanceof RangeError) {
       throw new ScenarioError(source, 'the JSON is nested too deeply to read')

@@ -71,6 +71,12 @@ export function matchesFilter(record: JournalRecord, filter: CheckedFilter): boo
   )
 }
 
+/** Checks the `times` of a `toHaveReceived`: a whole number of 0 or more, or none. */
+export function checkTimes(times: number | undefined): void {
+  if (times !== undefined && (!Number.isSafeInteger(times) || times < 0))
+    throw new TypeError(`toHaveReceived: times must be a whole number of 0 or more, got ${String(times)}.`)
+}
+
 /** What `toHaveReceived` decides: at least one match, or exactly `times`; and the message either way. */
 export function verifyReceived(
   matching: number,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorReply, invalidRequest, type ApiError } from '../../core/api-error.js'
+import { EXPOSED_HEADERS } from '../../core/cors.js'
 import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../core/reply.js'
 
 /**
@@ -10,8 +11,6 @@ import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../cor
 
 /** Where the standalone server's admin API lives. */
 export const ADMIN_PREFIX = '/__sim'
-
-const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
 
 /** Whether a request-target is for the admin API. */
 export function isAdminPath(url: string): boolean {

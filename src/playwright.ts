@@ -1,0 +1,42 @@
+import { expect as baseExpect, test as baseTest } from '@playwright/test'
+import type { RequestFilter } from './core/state/request-filter.js'
+import { openSimulatorFixture, type SimulatorTestOptions } from './transports/playwright/open-fixture.js'
+import { toHaveReceived } from './transports/playwright/received-matcher.js'
+import type { SimulatorFixture } from './transports/playwright/simulator-fixture.js'
+
+export type { SimulatorTestOptions } from './transports/playwright/open-fixture.js'
+export type { SimulatorFixture, SimulatorMode } from './transports/playwright/simulator-fixture.js'
+export type { RequestFilter }
+
+/**
+ * Playwright's `test` with a `sim` fixture: each test gets a session of its
+ * own, reset to its `scenario`, which every request of its browser context
+ * to the simulator acts on.
+ * @example
+ * test.use({ scenario: 'pending' })
+ * test('cancels', async ({ page, sim }) => {
+ *   await page.goto('/')
+ *   await page.getByRole('button', { name: 'Cancel order 1' }).click()
+ *   await expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1, status: 204 }, { times: 1 })
+ * })
+ */
+export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixture }>({
+  scenario: ['default', { option: true }],
+  simulatorUrl: [process.env['PETSTORE_SIM_URL'] ?? 'http://127.0.0.1:4010/v1', { option: true }],
+  simulatorMode: ['server', { option: true }],
+  simulatorAdminToken: [process.env['PETSTORE_SIM_ADMIN_TOKEN'], { option: true }],
+  sim: async ({ context, scenario, simulatorUrl, simulatorMode, simulatorAdminToken }, use, testInfo) => {
+    const opened = await openSimulatorFixture(context, { scenario, simulatorUrl, simulatorMode, simulatorAdminToken }, testInfo)
+    try {
+      await use(opened.sim)
+    } finally {
+      await opened.close()
+    }
+  },
+})
+
+/**
+ * Playwright's `expect` with `toHaveReceived`: `await expect(sim).toHaveReceived({ operation, method, orderId, status }, { times })`,
+ * retried until the expect timeout; `.not` works too. The failure message lists what the session received.
+ */
+export const expect = baseExpect.extend({ toHaveReceived })

@@ -1,0 +1,44 @@
+import type { BrowserContext, TestInfo } from '@playwright/test'
+import { openRouteFixture } from './route-fixture.js'
+import { openServerFixture } from './server-fixture.js'
+import { SIMULATOR_MODES, type FixtureSettings, type SimulatorFixture, type SimulatorMode } from './simulator-fixture.js'
+
+/** The options a test sets with `test.use({...})` or the config's `use`. */
+export interface SimulatorTestOptions {
+  /** The scenario each test starts from, by name. Default `'default'`. */
+  scenario: string
+  /** The base URL the app calls. Default `process.env.PETSTORE_SIM_URL`, else `http://127.0.0.1:4010/v1`. */
+  simulatorUrl: string
+  /** `'server'` (default): the running simulator answers; `'route'`: one inside the test process does. */
+  simulatorMode: SimulatorMode
+  /** The admin token of a server started with `--admin-token`. Default `process.env.PETSTORE_SIM_ADMIN_TOKEN`. */
+  simulatorAdminToken: string | undefined
+}
+
+function checkedUrl(value: unknown): URL {
+  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : null
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new TypeError(
+      `simulatorUrl must be the absolute http(s) URL the app calls, such as http://127.0.0.1:4010/v1; got ${JSON.stringify(value)}.`,
+    )
+  return url
+}
+
+/** The `sim` of one test: its own session, unique across workers and retries, in the mode its options ask for. */
+export async function openSimulatorFixture(
+  context: BrowserContext,
+  options: SimulatorTestOptions,
+  testInfo: Pick<TestInfo, 'workerIndex' | 'retry'>,
+): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
+  if (!SIMULATOR_MODES.includes(options.simulatorMode))
+    throw new TypeError(`simulatorMode must be one of ${SIMULATOR_MODES.join(', ')}; got ${JSON.stringify(options.simulatorMode)}.`)
+  if (typeof options.scenario !== 'string' || options.scenario === '')
+    throw new TypeError(`scenario must be a scenario name such as 'pending'; got ${JSON.stringify(options.scenario)}.`)
+  const settings: FixtureSettings = {
+    scenario: options.scenario,
+    url: checkedUrl(options.simulatorUrl),
+    session: `pw-${testInfo.workerIndex}-${testInfo.retry}-${crypto.randomUUID()}`,
+    adminToken: options.simulatorAdminToken,
+  }
+  return options.simulatorMode === 'route' ? openRouteFixture(context, settings) : openServerFixture(context, settings)
+}

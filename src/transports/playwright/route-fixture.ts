@@ -1,0 +1,96 @@
+import type { BrowserContext, Request, Route } from '@playwright/test'
+import { apiCorsHeaders } from '../../core/cors.js'
+import { isUnderBase, parseApiBase } from '../../core/operations/routing.js'
+import { bodyBytes, type Reply, type SimRequest } from '../../core/reply.js'
+import { internalsOf } from '../../core/simulator/internals.js'
+import { SESSION_HEADER } from '../../core/simulator/sessions.js'
+import { createSimulatorCore } from '../../core/simulator/simulator.js'
+import type { SimulatorView } from '../../core/simulator/types.js'
+import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
+
+/** What the operations read of a routed request; it acts on the test's session, whatever the page sent. */
+async function fromRoute(request: Request, url: URL, session: string, signal: AbortSignal): Promise<SimRequest> {
+  const headers = await request.allHeaders()
+  const body = request.postDataBuffer()
+  const sessionHeader = SESSION_HEADER.toLowerCase()
+  return {
+    method: request.method(),
+    target: url.pathname + url.search,
+    header: (name) => {
+      const lower = name.toLowerCase()
+      return lower === sessionHeader ? session : (headers[lower] ?? null)
+    },
+    signal,
+    bodyExceeds: (limit) => (body?.length ?? 0) > limit,
+  }
+}
+
+/** Sends a reply through the route. Playwright cannot stream a body, so a paced one comes whole once its time has passed. */
+async function fulfill(route: Route, reply: Reply, origin: string | undefined): Promise<void> {
+  if (reply.networkError) return route.abort('connectionreset')
+  if (reply.paceMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.paceMs))
+  const bodyless = reply.body === null || route.request().method() === 'HEAD'
+  await route.fulfill({
+    status: reply.status,
+    headers: { ...reply.headers, ...apiCorsHeaders(origin) },
+    ...(bodyless ? {} : { body: Buffer.from(bodyBytes(reply.body as Uint8Array | string)) }),
+  })
+}
+
+/** The fixture's verbs over an in-process view: the same answers as over HTTP, as promises. */
+function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorFixture {
+  return {
+    session: settings.session,
+    mode: 'route',
+    url: settings.url.href,
+    orders: async () => view.orders(),
+    state: async () => view.state(),
+    requests: async (filter) => view.requests(filter),
+    clearRequests: async () => view.journal.clear(),
+    reset: async (scenario, options = {}) => view.reset(scenario, options),
+    addFault: async (fault) => view.addFault(fault),
+    faults: async () => view.faults(),
+    clearFaults: async () => view.clearFaults(),
+    setLatency: async (latency) => view.setLatency(latency),
+    setRateLimit: async (limit) => view.setRateLimit(limit),
+  }
+}
+
+/**
+ * A simulator inside the test process, answering the browser context's
+ * requests under the simulator's URL through Playwright's routing: no server,
+ * no service worker, no msw in the app. CORS preflights never reach a route
+ * (Playwright answers them); the answers carry the CORS headers the server's would.
+ */
+export async function openRouteFixture(
+  context: BrowserContext,
+  settings: FixtureSettings,
+): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
+  const core = createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href })
+  const { dispatcher } = internalsOf(core)
+  const base = parseApiBase(settings.url.href)
+  // Ends the latencies and hangs still pending when the test is over.
+  const done = new AbortController()
+
+  const matches = (url: URL) => isUnderBase(url, base)
+  const answer = async (route: Route) => {
+    const url = new URL(route.request().url())
+    const request = await fromRoute(route.request(), url, settings.session, done.signal)
+    const reply = dispatcher.route(request, url)
+    if (reply === null) return route.fallback()
+    try {
+      await fulfill(route, await reply, request.header('Origin') ?? undefined)
+    } catch (error) {
+      // Once the test is over its page may be gone: nothing is left to answer.
+      if (!done.signal.aborted) throw error
+    }
+  }
+  await context.route(matches, answer)
+  return {
+    sim: viewFixture(core.session(settings.session), settings),
+    async close() {
+      done.abort()
+      await context.unroute(matches, answer)
+    },
+  }
+}
