@@ -4,8 +4,9 @@
 //   Node 24 (from the registry), msw 3, vitest 5, TypeScript 7
 // Each in an ESM package and in the CommonJS one `npm init -y` writes: one
 // msw in the tree, README's vitest example type-checked with
-// skipLibCheck false and run, ./server's types checked without
-// @types/express, and `npx petstore-sim` up.
+// skipLibCheck false and run, README's Playwright config and spec
+// type-checked, ./server's types checked without @types/express, and
+// `npx petstore-sim` up.
 // Usage: npm run test:package   (needs the npm registry)
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -14,8 +15,8 @@ import { join } from 'node:path'
 import { envWithNode, ROOT } from './registry-node.mjs'
 
 const CONFIGS = [
-  { label: 'Node 20, msw 2, vitest 4, TypeScript 5.9', node: null, deps: ['msw@^2.12', 'vitest@^4', 'typescript@~5.9', '@types/node@^20'] },
-  { label: 'Node 24, msw 3, vitest 5, TypeScript 7', node: '24', deps: ['msw@^3', 'vitest@^5', 'typescript@^7', '@types/node@^24'] },
+  { label: 'Node 20, msw 2, vitest 4, TypeScript 5.9', node: null, deps: ['msw@^2.12', 'vitest@^4', 'typescript@~5.9', '@types/node@^20', '@playwright/test@^1.50'] },
+  { label: 'Node 24, msw 3, vitest 5, TypeScript 7', node: '24', deps: ['msw@^3', 'vitest@^5', 'typescript@^7', '@types/node@^24', '@playwright/test@^1.50'] },
 ]
 const work = mkdtempSync(join(tmpdir(), 'petstore-smoke-'))
 const capture = (command, args, options) =>
@@ -32,6 +33,12 @@ console.log(`${tarball}: ${listed.length} files, none of them tests`)
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const example = /```ts\n(\/\/ orders\.test\.ts[^\n]*\n[\s\S]*?)```/.exec(readme)?.[1]
 if (example === undefined) throw new Error('README.md has no ts block starting with "// orders.test.ts".')
+/** README's Playwright example: the ts blocks that start with `// playwright.config.ts` and `// orders.spec.ts`. */
+const playwrightFiles = ['playwright.config', 'orders.spec'].map((name) => {
+  const block = new RegExp(`\`\`\`ts\n(// ${name.replace('.', '\\.')}\\.ts\n[\\s\\S]*?)\`\`\``).exec(readme)?.[1]
+  if (block === undefined) throw new Error(`README.md has no ts block starting with "// ${name}.ts".`)
+  return { name, block }
+})
 
 // What a suite that starts the HTTP server writes, against ./server's types.
 const serverCheck = `import { createServer } from 'node:http'
@@ -70,6 +77,11 @@ for (const config of CONFIGS) {
     const checkFile = kind === 'esm' ? 'server-types.ts' : 'server-types.mts'
     writeFileSync(join(project, testFile), example)
     writeFileSync(join(project, checkFile), serverCheck)
+    const playwrightChecked = playwrightFiles.map(({ name, block }) => {
+      const file = `${name}.${kind === 'esm' ? 'ts' : 'mts'}`
+      writeFileSync(join(project, file), block)
+      return file
+    })
     const module = kind === 'esm' ? 'NodeNext' : 'node16'
     writeFileSync(
       join(project, 'tsconfig.json'),
@@ -83,16 +95,16 @@ for (const config of CONFIGS) {
           skipLibCheck: false,
           types: ['node'],
         },
-        include: [testFile, checkFile],
+        include: [testFile, checkFile, ...playwrightChecked],
       }),
     )
     const typesOfExpress = sh('npm', ['ls', '@types/express', '--parseable']).trim()
     if (typesOfExpress !== '') throw new Error(`@types/express is installed (${typesOfExpress}): the ./server check would prove nothing`)
-    console.log(`tsc (${module}, skipLibCheck false): ${testFile}, ${checkFile}`)
+    console.log(`tsc (${module}, skipLibCheck false): ${[testFile, checkFile, ...playwrightChecked].join(', ')}`)
     sh('npx', ['tsc', '-p', 'tsconfig.json'])
     console.log(`vitest run ${testFile}`)
     console.log(
-      sh('npx', ['vitest', 'run'])
+      sh('npx', ['vitest', 'run', testFile])
         .trim()
         .split('\n')
         .filter((line) => /Tests|passed|failed/.test(line))
