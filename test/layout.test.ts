@@ -9,7 +9,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src')
 function modules(): Map<string, string[]> {
   const found = new Map<string, string[]>()
   for (const entry of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
-    if (!entry.endsWith('.ts') || entry.endsWith('.test.ts') || entry.startsWith('demo')) continue
+    if (!entry.endsWith('.ts') || entry.endsWith('.test.ts') || entry.startsWith('demo') || entry.startsWith('panel')) continue
     const text = readFileSync(join(SRC, entry), 'utf8')
     const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] as string)
     found.set(

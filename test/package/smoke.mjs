@@ -15,8 +15,16 @@ import { join } from 'node:path'
 import { envWithNode, ROOT } from './registry-node.mjs'
 
 const CONFIGS = [
-  { label: 'Node 20, msw 2, vitest 4, TypeScript 5.9', node: null, deps: ['msw@^2.12', 'vitest@^4', 'typescript@~5.9', '@types/node@^20', '@playwright/test@^1.50'] },
-  { label: 'Node 24, msw 3, vitest 5, TypeScript 7', node: '24', deps: ['msw@^3', 'vitest@^5', 'typescript@^7', '@types/node@^24', '@playwright/test@^1.50'] },
+  {
+    label: 'Node 20, msw 2, vitest 4, TypeScript 5.9',
+    node: null,
+    deps: ['msw@^2.12', 'vitest@^4', 'typescript@~5.9', '@types/node@^20', '@playwright/test@^1.50'],
+  },
+  {
+    label: 'Node 24, msw 3, vitest 5, TypeScript 7',
+    node: '24',
+    deps: ['msw@^3', 'vitest@^5', 'typescript@^7', '@types/node@^24', '@playwright/test@^1.50'],
+  },
 ]
 const work = mkdtempSync(join(tmpdir(), 'petstore-smoke-'))
 const capture = (command, args, options) =>

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test'
 import { expect, type SimulatorFixture, test } from 'petstore-orders-simulator/playwright'
 
-// A page on another loopback origin than the simulator's, as an app's usually is (the config's webServer serves it).
+// A page on another loopback origin than the simulator's, as an app's usually is (any JSON page of the webServer: no CSP).
 // Not one answered by a route: Chromium's Local Network Access blocks such a page from calling a loopback address.
-const APP = 'http://localhost:4020/__sim'
+const APP = 'http://localhost:4020/__sim/scenarios'
 
 /** The calls the in-process and HTTP tests of request verification make (test/request-verification.test.ts), from a page. */
 async function sendTheCalls(page: Page, api: string): Promise<void> {

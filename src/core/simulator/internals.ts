@@ -13,6 +13,17 @@ export interface SimulatorInternals {
   journal: JournalWriter
   /** The view an edge acts through: the simulator's own (`sessionId` null) or a session's, its input errors mapped by `fail`. */
   view(sessionId: string | null, fail: FailValidation): SimulatorView
+  /** Counters that move when a state's orders or journal change: what a watcher compares instead of reading them. */
+  revision(sessionId: string | null): Revision
+}
+
+export interface Revision {
+  /** Moves on every change of the orders, a reset included. */
+  orders: number
+  /** Requests recorded in the journal since the state was made. */
+  recorded: number
+  /** Times the journal was cleared. */
+  cleared: number
 }
 
 // Not in any public type: a transport reaches the internals through `internalsOf` only.

@@ -64,5 +64,9 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
   })
-  return attachInternals(sim, { dispatcher, base: checked.base, bodyLimit: checked.bodyLimit, journal: root.journal, view })
+  const revision = (sessionId: string | null) => {
+    const { store, journal } = sessionId === null ? root : sessions.get(sessionId)
+    return { orders: store.version(), ...journal.revision() }
+  }
+  return attachInternals(sim, { dispatcher, base: checked.base, bodyLimit: checked.bodyLimit, journal: root.journal, view, revision })
 }

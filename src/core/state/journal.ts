@@ -47,6 +47,8 @@ export interface JournalWriter extends RequestJournal {
   record(entry: JournalRecord): void
   /** The entries whose record `matches`, oldest first. */
   select(matches: (record: JournalRecord) => boolean): JournalEntry[]
+  /** Counts every record and clear, so a watcher can tell what is new without reading the entries. */
+  revision(): { recorded: number; cleared: number }
 }
 
 /** When a request arrived: the wall clock for the entry, the monotonic one for its duration. */
@@ -97,6 +99,8 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   let start = 0
   let size = 0
   let bytes = 0
+  let recorded = 0
+  let cleared = 0
   const at = (index: number) => ring[(start + index) % capacity] as JournalRecord
   const cost = (record: JournalRecord) => record.path.length + ENTRY_BYTES
   return {
@@ -109,13 +113,16 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       for (let index = 0; index < size; index++) if (matches(at(index))) selected.push(toEntry(at(index)))
       return selected
     },
+    revision: () => ({ recorded, cleared }),
     clear() {
+      cleared++
       ring.length = 0
       start = 0
       size = 0
       bytes = 0
     },
     record(entry) {
+      recorded++
       if (capacity === 0) return
       const path = boundedPath(entry.path)
       if (size === capacity) {

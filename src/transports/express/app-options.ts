@@ -35,6 +35,8 @@ export interface InternalAppOptions extends SimulatorAppOptions {
   hostCheck?: (header: string | undefined) => ApiError | null
   /** The scenario the server started with: a scenario file stays reachable by name over the admin API whatever was loaded since. */
   startedWith?: LoadedScenario
+  /** Aborted when the server closes: open event streams end then, instead of holding the close. */
+  shutdown?: AbortSignal
 }
 
 /** The simulator an app or server serves, and its base path, checked as the in-process API checks options. */

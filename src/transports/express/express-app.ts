@@ -112,7 +112,11 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
   app.use(cors(basePath, admin))
   // Every body is read here, whatever its type, so that one limit applies to all.
   app.use(readBody(internals.bodyLimit))
-  if (admin) app.use(ADMIN_PREFIX, createAdminRouter(sim, { token: options.adminToken, startedWith: options.startedWith }))
+  if (admin)
+    app.use(
+      ADMIN_PREFIX,
+      createAdminRouter(sim, { token: options.adminToken, startedWith: options.startedWith, shutdown: options.shutdown }),
+    )
   app.use(mswMiddleware(sim.handlers))
   app.use((req, res) => {
     const where = `The simulated API is under ${basePath}${admin ? `; the admin API is under ${ADMIN_PREFIX}` : ''}.`

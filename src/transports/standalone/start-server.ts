@@ -85,7 +85,15 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
   // Not on the loopback: never an open admin API (as Jupyter does, a token made now and printed).
   const adminToken = !admin ? null : (options.adminToken ?? (isLoopbackBind(host) ? null : randomBytes(18).toString('base64url')))
   const hostCheck = createHostCheck({ allowedHosts: options.allowedHosts, ownAddresses: ownAddresses(host) })
-  const appOptions = { ...options, ...(adminToken === null ? {} : { adminToken }), simulator: sim, startedWith: sim.scenario(), hostCheck }
+  const shutdown = new AbortController()
+  const appOptions = {
+    ...options,
+    ...(adminToken === null ? {} : { adminToken }),
+    simulator: sim,
+    startedWith: sim.scenario(),
+    hostCheck,
+    shutdown: shutdown.signal,
+  }
   const { dispatcher } = internalsOf(sim)
   const listener = createFrontDoor({
     dispatcher,
@@ -116,6 +124,7 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
             // A keep-alive connection would hold close() open once its request in
             // flight is answered: close connections as soon as they fall idle.
             const sweep = setInterval(() => server.closeIdleConnections(), 50)
+            shutdown.abort()
             server.close((error) => {
               clearInterval(sweep)
               if (error) fail(error)

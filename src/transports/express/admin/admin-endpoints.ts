@@ -17,6 +17,8 @@ export const ADMIN_ENDPOINTS: readonly string[] = [
   `GET, PUT /__sim/latency 50 | "50-400" | {"default"?, ${OPERATION_IDS.map((id) => `"${id}"?`).join(', ')}} | null`,
   'GET, PUT /__sim/rate-limit "100/60s" | {"limit", "windowSeconds"} | null',
   'GET /__sim/sessions, DELETE /__sim/sessions/:id (send X-Sim-Session with any call to act on that session)',
+  'GET /__sim/events (server-sent events of the state, new requests, controls and sessions; X-Sim-Session picks a session)',
+  'GET /__sim/ (the QA panel: a page to see and steer the simulator)',
   'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
 ]
 
@@ -31,6 +33,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   '/latency': 'GET, PUT',
   '/rate-limit': 'GET, PUT',
   '/sessions': 'GET',
+  '/events': 'GET',
 }
 
 /** The 404 of an unknown admin path, the 405 of a known one with the wrong method. */

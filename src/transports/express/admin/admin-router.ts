@@ -13,6 +13,8 @@ import { addControlRoutes } from './admin-controls.js'
 import { readJsonObject, readQuery, sendJson } from './admin-json.js'
 import { availableScenarios, readResetRequest } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
+import { eventsRoute } from './admin-events.js'
+import { panelRouter } from './panel-route.js'
 
 /** The admin edge: a bad input is a 400 naming it. */
 const failAdmin = (error: ValidationError): never => {
@@ -40,12 +42,14 @@ function requireToken(token: string): RequestHandler {
  */
 export function createAdminRouter(
   sim: SimulatorCore,
-  options: { token?: string | undefined; startedWith?: LoadedScenario | undefined } = {},
+  options: { token?: string | undefined; startedWith?: LoadedScenario | undefined; shutdown?: AbortSignal | undefined } = {},
 ): Router {
   const router = Router()
   const internals = internalsOf(sim)
   // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
   const available = availableScenarios(options.startedWith ?? sim.scenario())
+  // The panel's page and files need no token: the page asks for it.
+  router.use(panelRouter())
   if (options.token !== undefined) router.use(requireToken(options.token))
   router.use((req, res, next) => {
     const id = req.headers['x-sim-session']
@@ -59,6 +63,7 @@ export function createAdminRouter(
   })
 
   router.get('/', (_req, res) => sendJson(res, 200, { endpoints: ADMIN_ENDPOINTS }))
+  router.get('/events', eventsRoute(sim, options.shutdown))
   router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
   router.delete('/sessions/:id', (req, res) => sendRemoved(res, sim.endSession(req.params['id'] ?? ''), 'session', req.params['id']))
   router.get(

@@ -1,0 +1,166 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { type RunningSimulator, type SimulatorServerOptions, startSimulatorServer } from '../../src/server.js'
+import { assertChromium, CHROMIUM, explainBrowserSkip, SKIP_BROWSER_TESTS } from '../support/chromium.js'
+import { ROOT } from '../support/cli-process.js'
+
+const ARTIFACTS = join(ROOT, 'test-results')
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const AUTH = { Authorization: 'Bearer petstore-test-key' }
+
+explainBrowserSkip('the Chromium tests of the QA panel')
+
+const cellOf = (page: Page, id: number, column: number) => page.locator(`#orders tr[data-order-id="${id}"] td`).nth(column)
+const statusOf = (page: Page, id: number) => cellOf(page, id, 5)
+
+describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () => {
+  let browser: Browser
+  const servers: RunningSimulator[] = []
+
+  beforeAll(async () => {
+    assertChromium()
+    mkdirSync(ARTIFACTS, { recursive: true })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    })
+  }, 60_000)
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()))
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  // bypassCSP only where axe's script is injected: the page's policy allows its own script alone.
+  async function open(options: SimulatorServerOptions = {}, colorScheme: 'light' | 'dark' = 'light', bypassCSP = false) {
+    const server = await startSimulatorServer({ port: 0, host: '127.0.0.1', scenario: 'pending', ...options })
+    servers.push(server)
+    const origin = new URL(server.url).origin
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, colorScheme, bypassCSP })
+    const page = await context.newPage()
+    await page.goto(`${origin}/__sim/`)
+    return { server, origin, page }
+  }
+
+  async function ordersOf(origin: string): Promise<{ id: number; petId: number }[]> {
+    return (await (await fetch(`${origin}/v1/store/orders`, { headers: AUTH })).json()) as { id: number; petId: number }[]
+  }
+
+  test('switching the scenario in the panel changes what GET /v1/store/orders returns', async () => {
+    const { origin, page } = await open()
+    await expect.poll(() => cellOf(page, 1, 1).textContent()).toBe('101')
+    await page.getByRole('combobox', { name: 'Scenario' }).selectOption('shipped')
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(async () => (await ordersOf(origin)).map((order) => order.petId)).toEqual([201, 202, 203])
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('shipped')
+  })
+
+  test('a cancel made with curl shows in the orders table and the requests list within a second, without a reload', async () => {
+    const { origin, page } = await open()
+    await expect.poll(() => statusOf(page, 2).textContent()).toBe('pending')
+    expect((await fetch(`${origin}/v1/store/orders/2`, { method: 'DELETE', headers: AUTH })).status).toBe(204)
+    await expect.poll(() => statusOf(page, 2).textContent(), { timeout: 1000 }).toBe('cancelled')
+    await expect
+      .poll(() => page.locator('#requests tr').first().locator('td').allTextContents(), { timeout: 1000 })
+      .toEqual([expect.any(String), 'DELETE', '/v1/store/orders/2', '204', expect.any(String), 'cancelOrder', '2'])
+    // An int64 id beyond 2^53 keeps every digit.
+    await fetch(`${origin}/v1/store/orders/9223372036854775807`, { method: 'DELETE', headers: AUTH })
+    await expect.poll(() => page.locator('#requests tr').first().locator('td').last().textContent()).toBe('9223372036854775807')
+  })
+
+  test('a fault preset makes the next cancel answer 503, and the active fault shows with a remove button', async () => {
+    const { origin, page } = await open()
+    await page.getByRole('button', { name: 'Next 2 cancels answer 503' }).click()
+    await page.getByRole('button', { name: /^Remove fault \d+$/ }).waitFor()
+    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: AUTH })).status).toBe(503)
+    await expect.poll(() => page.locator('#faults').textContent()).toContain('1 more time')
+    await page.getByRole('button', { name: /^Remove fault \d+$/ }).click()
+    await expect.poll(() => page.locator('#faults').textContent()).toBe('None.')
+    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: AUTH })).status).toBe(204)
+  })
+
+  test("the session picker shows a session's own orders and steers that session", async () => {
+    const { origin, page } = await open()
+    await fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { 'X-Sim-Session': 'qa-7' }, body: '{"scenario":"shipped"}' })
+    await page.getByLabel('Session').selectOption('qa-7')
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('shipped')
+    await page.getByRole('button', { name: 'Next 2 cancels answer 503' }).click()
+    await page.getByRole('button', { name: /^Remove fault/ }).waitFor()
+    const session = { ...AUTH, 'X-Sim-Session': 'qa-7' }
+    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: session })).status).toBe(503)
+    // The default session was not touched.
+    expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: AUTH })).status).toBe(204)
+  })
+
+  test('a refused change shows the Error message next to its control and changes nothing', async () => {
+    const { origin, page } = await open()
+    await page.getByLabel('All operations').fill('fast')
+    await page.getByRole('button', { name: 'Set latency' }).click()
+    await expect.poll(() => page.locator('#latency-error').textContent()).toContain('latency')
+    expect(await (await fetch(`${origin}/__sim/latency`)).json()).toEqual({})
+    await page.getByLabel('Seed').fill('-3')
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(() => page.locator('#scenario-error').textContent()).toContain('"seed" must be a whole number')
+  })
+
+  test('works from the keyboard alone: choose a scenario, tab to Apply, press Enter', async () => {
+    const { origin, page } = await open()
+    await expect.poll(() => cellOf(page, 1, 1).textContent()).toBe('101')
+    await page.getByRole('combobox', { name: 'Scenario' }).focus()
+    await page.keyboard.press('End')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Apply')
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(async () => ((await (await fetch(`${origin}/__sim/state`)).json()) as { scenario: string }).scenario)
+      .toBe('slow-cancel')
+  })
+
+  test('asks once for the admin token when the server requires one, and keeps it for the tab', async () => {
+    const { page } = await open({ adminToken: 'sesame' })
+    await page.getByLabel('Admin token').fill('sesame')
+    await page.getByRole('button', { name: 'Use token' }).click()
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('pending')
+    expect(await page.evaluate(() => sessionStorage.getItem('petstore-sim-admin-token'))).toBe('sesame')
+    await page.reload()
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('pending')
+    expect(await page.locator('#token-form').isHidden()).toBe(true)
+  })
+
+  test('a lost connection shows a banner and reconnects by itself', async () => {
+    const { server, page } = await open()
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('pending')
+    const { port } = server
+    await server.close()
+    servers.splice(servers.indexOf(server), 1)
+    await expect.poll(() => page.locator('#banner').textContent()).toContain('reconnecting')
+    const again = await startSimulatorServer({ port, host: '127.0.0.1', scenario: 'shipped' })
+    servers.push(again)
+    await expect.poll(() => page.locator('#banner').isHidden(), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => statusOf(page, 1).textContent()).toBe('shipped')
+  })
+
+  test.each(['light', 'dark'] as const)(
+    'axe finds no serious or critical violation (%s); a screenshot is left in test-results/',
+    async (scheme) => {
+      const { origin, page } = await open({}, scheme, true)
+      await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: AUTH })
+      await fetch(`${origin}/__sim/faults`, { method: 'POST', body: '{"operation":"listOrders","kind":"network","times":1}' })
+      await expect.poll(() => page.locator('#requests tr').count()).toBe(1)
+      await expect.poll(() => page.locator('#faults button').count()).toBe(1)
+      await page.screenshot({ path: join(ARTIFACTS, `panel-${scheme}.png`), fullPage: true })
+      await page.addScriptTag({ content: AXE })
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string }[] }> } }).axe
+        return (await axe.run()).violations.map(({ id, impact, help }) => ({ id, impact, help }))
+      })
+      expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([])
+    },
+  )
+})
