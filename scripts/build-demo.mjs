@@ -3,25 +3,14 @@
 // registers the worker it is shipped with, so the client code and the worker
 // always come from one msw version, whichever msw a consumer installs beside
 // the package.
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { buildPage } from './page-build.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const outdir = `${root}dist/demo`
-mkdirSync(outdir, { recursive: true })
-await build({
-  entryPoints: [`${root}src/demo/main.ts`, `${root}src/demo/index.html`],
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  loader: { '.html': 'copy' },
-  outdir,
-  logLevel: 'warning',
-})
+await buildPage([`${root}src/demo/main.ts`, `${root}src/demo/index.html`], outdir)
 // Resolved from src/demo/, as esbuild resolved the page's `msw/browser`.
 const worker = createRequire(`${root}src/demo/main.ts`).resolve('msw/mockServiceWorker.js')
 copyFileSync(worker, `${outdir}/mockServiceWorker.js`)

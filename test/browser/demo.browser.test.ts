@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
-import { assertChromium, CHROMIUM, explainBrowserSkip, SKIP_BROWSER_TESTS } from '../support/chromium.js'
+import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
 import { listen, type Listening } from '../support/serve.js'
 
@@ -46,14 +46,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the demo page in Chromium, answered by the 
   const { app, sim: serverSimulator } = createSimulatorApp()
 
   beforeAll(async () => {
-    assertChromium()
     mkdirSync(ARTIFACTS, { recursive: true })
     server = await listen(app)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {

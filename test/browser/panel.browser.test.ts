@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningSimulator, type SimulatorServerOptions, startSimulatorServer } from '../../src/server.js'
-import { assertChromium, CHROMIUM, explainBrowserSkip, SKIP_BROWSER_TESTS } from '../support/chromium.js'
+import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
 
 const ARTIFACTS = join(ROOT, 'test-results')
@@ -21,13 +21,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   const servers: RunningSimulator[] = []
 
   beforeAll(async () => {
-    assertChromium()
     mkdirSync(ARTIFACTS, { recursive: true })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-    })
+    browser = await launchChromium()
   }, 60_000)
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()))

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { type Browser, chromium } from 'playwright-core'
 
 /** Debian's chromium (playwright cannot download a browser here); CHROMIUM_PATH names another. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
@@ -18,4 +19,14 @@ export function explainBrowserSkip(what: string): void {
 export function assertChromium(): void {
   if (!HAVE_CHROMIUM)
     throw new Error(`CI is set but there is no Chromium at ${CHROMIUM}: .ci/run must install it (apt-get install -y chromium).`)
+}
+
+/** Headless Chromium with the flags this machine needs (no sandbox, no GPU, no background traffic). */
+export function launchChromium(): Promise<Browser> {
+  assertChromium()
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  })
 }
