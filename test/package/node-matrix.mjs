@@ -17,9 +17,10 @@ for (const version of versions) {
       cwd: folder,
       env,
     })
+    // Built first: the Playwright specs import the package by its name, which resolves to the overlay's dist/.
+    buildMsw3Overlay(env)
     // Source and tests against msw 3's types.
     run('npm', ['run', 'typecheck', '--silent'], { cwd: folder, env })
-    buildMsw3Overlay(env)
     run('node', [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run'], { cwd: folder, env })
   } catch (error) {
     console.error(`The suite failed on Node ${version} with msw 3: ${error.message}`)

@@ -35,7 +35,8 @@ export function panelRouter(): Router {
       else next()
       return
     }
-    if (built(res)) res.set(PAGE_HEADERS).sendFile(`${panel}index.html`)
+    // root, not an absolute path: send refuses a path with a dot folder (~/.npm/_npx, .matrix) anywhere in it.
+    if (built(res)) res.set(PAGE_HEADERS).sendFile('index.html', { root: panel })
   })
   router.use('/panel', (_req, res, next) => {
     if (built(res)) next()
