@@ -1,5 +1,6 @@
 /** The response headers a frontend on another origin may read: without this list it sees `null` for them. */
-export const EXPOSED_HEADERS = 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After'
+export const EXPOSED_HEADERS =
+  'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Preference-Applied'
 
 /**
  * The CORS headers of an API answer: the origin reflected (credentialed

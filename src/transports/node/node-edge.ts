@@ -164,5 +164,7 @@ export function setCorsHeaders(req: IncomingMessage, res: ServerResponse, admin 
 /** Logs one line per answered request once it is sent: `GET /v1/store/orders 200 1.2ms`. */
 export function logWhenFinished(log: (line: string) => void, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now()
-  res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
+  // Read now: express rewrites req.url inside a mounted router (/__sim/reset would be logged as /reset).
+  const target = req.url
+  res.once('finish', () => log(`${req.method} ${target} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
 }
