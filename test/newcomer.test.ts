@@ -1,0 +1,66 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { createSimulatorApp } from '../src/server.js'
+import { ROOT } from './support/cli-process.js'
+import { listen, useAppServers } from './support/serve.js'
+
+// Issue 17, one test per numbered item done so far (3, 4, 5, 6): what a new user following README meets.
+const AUTH = { Authorization: 'Bearer petstore-test-key' }
+
+describe('the newcomer path', () => {
+  const serve = useAppServers()
+
+  test('3. an app on another origin can read RateLimit-*, Retry-After and Preference-Applied', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    sim.setRateLimit('1/60s')
+    const fromApp = { ...AUTH, Origin: 'http://localhost:5173', Prefer: 'code=404' }
+    const response = await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: fromApp })
+    expect(response.headers.get('RateLimit-Limit')).toBe('1')
+    expect(response.headers.get('Preference-Applied')).toBe('code=404')
+    const exposed = response.headers.get('Access-Control-Expose-Headers')?.split(', ')
+    expect(exposed).toEqual(
+      expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Preference-Applied']),
+    )
+  })
+
+  test('4. the request log keeps /__sim in admin paths', async () => {
+    const lines: string[] = []
+    const { listener } = createSimulatorApp({ log: (line) => lines.push(line) })
+    const server = await listen(listener)
+    try {
+      await fetch(`${server.origin}/__sim/reset`, { method: 'POST' })
+      await fetch(`${server.origin}/__sim`)
+      await fetch(`${server.origin}/v1/store/orders`, { headers: AUTH })
+    } finally {
+      await server.close()
+    }
+    expect(lines.map((line) => line.replace(/ [\d.]+ms$/, ''))).toEqual([
+      'POST /__sim/reset 200',
+      'GET /__sim 200',
+      'GET /v1/store/orders 200',
+    ])
+  })
+
+  test('5. the specification lives in the repository (docs/spec.md), and README links it', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    expect(readme).toContain('](docs/spec.md)')
+    expect(readme).not.toContain('../shared')
+    const spec = readFileSync(join(ROOT, 'docs/spec.md'), 'utf8')
+    expect(spec).toMatch(/^# Petstore Orders Service Specification\n/)
+    // Beside a checkout that has the shared folder (CI has), the copy is the same text.
+    const shared = join(ROOT, '../shared/spec/petstore-orders-service.md')
+    if (existsSync(shared)) expect(spec).toBe(readFileSync(shared, 'utf8'))
+  })
+
+  test('6. a licence (MIT, in LICENSE and package.json) and a CHANGELOG in Keep a Changelog form', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { license?: string; files: string[] }
+    expect(manifest.license).toBe('MIT')
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 /)
+    const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')
+    expect(changelog).toContain('https://keepachangelog.com/en/1.1.0/')
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m)
+    expect(changelog).toMatch(/^## \[0\.1\.0\] - \d{4}-\d{2}-\d{2}$/m)
+    expect(manifest.files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md']))
+  })
+})
