@@ -60,12 +60,15 @@ function render(orders: readonly ListedOrder[], changedId?: number): void {
     const row = rows.insertRow()
     row.dataset['orderId'] = String(order.id)
     if (order.id === changedId) row.className = 'changed'
-    const button = document.createElement('button')
-    button.type = 'button'
-    button.textContent = 'Cancel'
-    button.addEventListener('click', () => void cancel(order.id))
     const action = document.createElement('td')
-    action.append(button)
+    // Only a pending order can be cancelled: a shipped or cancelled one gets no button.
+    if (order.status === undefined || order.status === 'pending') {
+      const button = document.createElement('button')
+      button.type = 'button'
+      button.textContent = `Cancel order ${order.id}`
+      button.addEventListener('click', () => void cancel(order.id))
+      action.append(button)
+    }
     row.append(
       cell(String(order.id)),
       cell(order.petId === undefined ? '' : String(order.petId)),
@@ -109,7 +112,10 @@ picker.addEventListener('change', () => {
 cancelForm.addEventListener('submit', (event) => {
   event.preventDefault()
   const id = new FormData(cancelForm).get('id')
-  void cancel(typeof id === 'string' ? id.trim() : '')
+  const trimmed = typeof id === 'string' ? id.trim() : ''
+  // An empty id would send DELETE /store/orders/ (405): say what is missing instead.
+  if (trimmed === '') say('Enter the id of the order to cancel.', 'error')
+  else void cancel(trimmed)
 })
 
 await loadOrders()

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BUILTIN_SCENARIOS } from '../../src/index.js'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
@@ -68,12 +69,23 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the demo page in Chromium, answered by the 
     await expect.poll(() => page.locator('#message').textContent()).toBe('Order 1 cancelled.')
     await page.screenshot({ path: join(ARTIFACTS, 'demo-after-cancel.png'), fullPage: true })
 
-    await page.locator('tr[data-order-id="5"] button').click()
+    // A shipped or cancelled order has no cancel button; cancelling one by id shows the 409.
+    expect(await page.locator('tr[data-order-id="5"] button').count()).toBe(0)
+    expect(await page.locator('tr[data-order-id="1"] button').count()).toBe(0)
+    await page.locator('#cancel-by-id input').fill('5')
+    await page.locator('#cancel-by-id button').click()
     await expect
       .poll(() => page.locator('#message').textContent())
       .toBe('409 order_already_shipped: Order 5 has already shipped and cannot be cancelled.')
     expect(await statusOf(page, 5).textContent()).toBe('shipped')
 
+    // An empty id sends nothing (it used to send DELETE /store/orders/, a 405).
+    await page.locator('#cancel-by-id input').fill('')
+    await page.locator('#cancel-by-id button').click()
+    await expect.poll(() => page.locator('#message').textContent()).toBe('Enter the id of the order to cancel.')
+
+    // The picker offers every built-in scenario.
+    expect(await page.locator('#scenario option').allTextContents()).toEqual(Object.keys(BUILTIN_SCENARIOS))
     await page.locator('#cancel-by-id input').fill('999')
     await page.locator('#cancel-by-id button').click()
     await expect.poll(() => page.locator('#message').textContent()).toBe('404 order_not_found: Order 999 was not found.')
