@@ -1,11 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../src/server.js'
 import { ROOT } from './support/cli-process.js'
 import { listen, useAppServers } from './support/serve.js'
 
-// Issue 17, one test per numbered item done so far (3, 4, 5, 6): what a new user following README meets.
+// Issue 17, one test per numbered item done so far (3, 4, 5, 6, part of 7 and of 9): what a new user following README meets.
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 
 describe('the newcomer path', () => {
@@ -62,5 +64,29 @@ describe('the newcomer path', () => {
     expect(changelog).toMatch(/^## \[Unreleased\]$/m)
     expect(changelog).toMatch(/^## \[0\.1\.0\] - \d{4}-\d{2}-\d{2}$/m)
     expect(manifest.files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md']))
+  })
+
+  test('7. npm start before npm ci says in one line to run npm ci first, without a Node stack', async () => {
+    const clone = mkdtempSync(join(tmpdir(), 'petstore-fresh-clone-'))
+    mkdirSync(join(clone, 'scripts'))
+    cpSync(join(ROOT, 'package.json'), join(clone, 'package.json'))
+    cpSync(join(ROOT, 'scripts/start.mjs'), join(clone, 'scripts/start.mjs'))
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(
+        'npm',
+        ['start', '--silent'],
+        { cwd: clone, env: { ...process.env, npm_config_loglevel: 'silent' } },
+        () => undefined,
+      )
+      let err = ''
+      child.stderr?.on('data', (chunk: Buffer) => {
+        err += chunk.toString()
+      })
+      child.on('close', (exitCode) => resolve({ code: exitCode, stderr: err }))
+    })
+    expect(code).toBe(1)
+    expect(stderr.trim()).toBe(
+      'petstore-sim is not built yet: run "npm ci" first (it installs the dependencies and builds dist/), then "npm start".',
+    )
   })
 })
