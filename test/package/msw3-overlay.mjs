@@ -25,6 +25,10 @@ export function msw3Overlay() {
     'tsconfig.build.json',
     'vitest.config.ts',
     'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    'docs',
+    'examples',
   ]) {
     cpSync(join(ROOT, entry), join(MSW3_OVERLAY, entry), { recursive: true })
   }
