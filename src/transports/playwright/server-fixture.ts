@@ -1,6 +1,5 @@
 import type { BrowserContext, Route } from '@playwright/test'
 import type { Fault } from '../../core/controls/faults.js'
-import type { Order } from '../../core/glossary.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
@@ -35,12 +34,13 @@ export async function openServerFixture(
     route.fallback({ headers: { ...(await route.request().allHeaders()), [SESSION_HEADER.toLowerCase()]: settings.session } })
   await context.route(matches, join)
 
+  const state = async () => (await call('GET', '/state')) as SimulatorState
   const sim: SimulatorFixture = {
     session: settings.session,
     mode: 'server',
     url: settings.url.href,
-    orders: async () => ((await call('GET', '/state')) as SimulatorState).orders as Order[],
-    state: async () => (await call('GET', '/state')) as SimulatorState,
+    orders: async () => (await state()).orders,
+    state,
     requests: async (filter) => (await call('GET', `/requests${filterQuery(filter)}`)) as JournalEntry[],
     clearRequests: async () => {
       await call('DELETE', '/requests')

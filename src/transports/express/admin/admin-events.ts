@@ -33,10 +33,9 @@ function newEntries(view: SimulatorView, before: Revision | null, now: Revision)
 export function eventsRoute(sim: SimulatorCore, shutdown: AbortSignal | undefined): RequestHandler {
   const internals = internalsOf(sim)
   let open = 0
-  return (req, res) => {
+  return (_req, res) => {
     const view = res.locals['view'] as SimulatorView
-    const header = req.headers['x-sim-session']
-    const sessionId = typeof header === 'string' && header !== '' ? header : null
+    const sessionId = res.locals['sessionId'] as string | null
     if (open >= MAX_EVENT_STREAMS) {
       const message = `At most ${MAX_EVENT_STREAMS} event streams may be open at once; close one (a panel tab, a curl -N) first.`
       sendError(res, new ApiError(503, ErrorCode.ServiceUnavailable, message, { 'Retry-After': '5' }))

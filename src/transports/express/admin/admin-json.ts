@@ -1,6 +1,6 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
-import { stringify } from 'lossless-json'
 import { invalidRequest } from '../../../core/api-error.js'
+import { stringifyExactJson } from '../../../core/exact-json.js'
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
 
 /** The JSON value of an admin call's body, or `undefined` for none. */
@@ -25,10 +25,7 @@ export function readJsonObject(req: ExpressRequest): Record<string, unknown> {
 
 /** Sends a JSON value that may hold bigints (int64 ids beyond 2^53). */
 export function sendJson(res: ExpressResponse, status: number, value: unknown): void {
-  res
-    .status(status)
-    .type('application/json')
-    .send(stringify(value) ?? 'null')
+  res.status(status).type('application/json').send(stringifyExactJson(value))
 }
 
 /** The query of a request as an object of strings, for a filter to check; a field given twice is a 400. */

@@ -53,8 +53,11 @@ export function createAdminRouter(
   if (options.token !== undefined) router.use(requireToken(options.token))
   router.use((req, res, next) => {
     const id = req.headers['x-sim-session']
+    const sessionId = typeof id === 'string' && id !== '' ? id : null
+    // Both kept for the routes: the view to act through, the id for what reaches the internals (the event stream).
+    res.locals['sessionId'] = sessionId
     try {
-      res.locals['view'] = internals.view(typeof id === 'string' && id !== '' ? id : null, failAdmin)
+      res.locals['view'] = internals.view(sessionId, failAdmin)
     } catch (error) {
       sendError(res, error)
       return
