@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../src/server.js'
-import { ROOT } from './support/cli-process.js'
+import { CLI, ROOT, useProcesses } from './support/cli-process.js'
 import { listen, useAppServers } from './support/serve.js'
 
-// Issue 17, one test per numbered item done so far (3, 4, 5, 6, part of 7 and of 9): what a new user following README meets.
+// Issue 17, one test per numbered item done so far (3, 4, 5, 6, 7, part of 9): what a new user following README meets.
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 
 describe('the newcomer path', () => {
@@ -87,6 +87,36 @@ describe('the newcomer path', () => {
     expect(code).toBe(1)
     expect(stderr.trim()).toBe(
       'petstore-sim is not built yet: run "npm ci" first (it installs the dependencies and builds dist/), then "npm start".',
+    )
+  })
+
+  const run = useProcesses()
+  test.each([
+    [['--latency', '400-50'], {}, '--latency takes the lower bound first, such as 50-400, got "400-50".'],
+    [['--seed', '-1'], {}, '--seed must be a whole number from 0 to 9007199254740991, got "-1".'],
+    [[], { PETSTORE_SIM_PORT: 'abc' }, 'PETSTORE_SIM_PORT must be a whole number from 0 to 65535, got "abc".'],
+    [['--prot', '4011'], {}, "Unknown option '--prot'. Did you mean --port? Run petstore-sim --help for the options."],
+    [['--rate-limit', '0/60s'], {}, '--rate-limit must be <requests>/<window>, both above 0, such as 100/60s, got "0/60s".'],
+    [
+      ['--seed', '5', '--scenario', 'shipped'],
+      {},
+      '--seed 5 has no effect: scenario "shipped" lists its orders instead of generating them (it has no "generate" section). ' +
+        'Drop the seed, or use a scenario that generates orders, such as default.',
+    ],
+  ])('7. petstore-sim %j %j refuses in one line that names what to change', async (args, env, message) => {
+    // --port 0 in case the line were accepted; the variable case must not have it, flags win.
+    const failing = run(process.execPath, [CLI, ...('PETSTORE_SIM_PORT' in env ? [] : ['--port', '0']), ...args], env)
+    expect(await failing.exited).toBe(1)
+    expect(failing.stderr()).toBe(`${message}\n`)
+  })
+
+  test('7. a scenario file with a bad latency names the field once', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'petstore-newcomer-')), 'slow.json')
+    writeFileSync(path, JSON.stringify({ name: 'slow', apiKeys: ['k'], orders: [], latency: 'fast' }))
+    const failing = run(process.execPath, [CLI, '--port', '0', '--scenario', path])
+    expect(await failing.exited).toBe(1)
+    expect(failing.stderr()).toBe(
+      `Failed to load scenario "${path}": latency must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } (at most 60000), got "fast".\n`,
     )
   })
 })

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
 import { isBearerToken } from '../core/bearer-auth.js'
+import { MAX_LATENCY_MS } from '../core/controls/latency.js'
+import { resolveScenario } from '../core/scenario/load-scenario.js'
 import type { AfterCancel } from '../core/glossary.js'
 import { hostOf } from '../transports/node/host-check.js'
 import type { SimulatorServerOptions } from '../transports/standalone/start-server.js'
@@ -19,11 +21,54 @@ function list(text: string): string[] {
     .filter((item) => item !== '')
 }
 
-function parseWholeNumber(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
+function parseWholeNumber(text: string, label: string, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^[0-9]+$/.test(text) || Number(text) > max) {
-    throw new CliUsageError(`--${flag} must be a whole number from 0 to ${max}, got "${text}".`)
+    throw new CliUsageError(`${label} must be a whole number from 0 to ${max}, got "${text}".`)
   }
   return Number(text)
+}
+
+/** Edits between two words, a swap of two neighbours counting as one, to suggest the flag a typo meant. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  const at = (i: number, j: number) => d[i]?.[j] ?? 0
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1)
+      const row = d[i]
+      if (row !== undefined) row[j] = best
+    }
+  }
+  return at(a.length, b.length)
+}
+
+function unknownFlagHint(argv: readonly string[]): string {
+  for (const arg of argv) {
+    const name = /^--([^=]+)/.exec(arg)?.[1]
+    if (name === undefined || FLAGS.some((flag) => flag.name === name)) continue
+    const closest = FLAGS.map((flag) => ({ flag, edits: distance(name, flag.name) })).sort((a, b) => a.edits - b.edits)[0]
+    if (closest !== undefined && closest.edits <= Math.max(1, Math.floor(name.length / 3))) return ` Did you mean --${closest.flag.name}?`
+  }
+  return ''
+}
+
+/**
+ * `--seed -1` as `--seed=-1`: node's parseArgs refuses a value that starts with a dash
+ * ("argument is ambiguous"), which hides the real problem from the user.
+ */
+function joinDashedValues(argv: readonly string[]): string[] {
+  const valued = new Set(FLAGS.filter((flag) => flag.boolean !== true).map((flag) => `--${flag.name}`))
+  const joined: string[] = []
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? ''
+    const next = argv[index + 1]
+    if (valued.has(arg) && next !== undefined && /^-(?!-)/.test(next)) {
+      joined.push(`${arg}=${next}`)
+      index++
+    } else joined.push(arg)
+  }
+  return joined
 }
 
 function parseBoolean(text: string, variable: string): boolean {
@@ -41,14 +86,14 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   let parsed: { values: Record<string, string | boolean | undefined> }
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: joinDashedValues(argv),
       strict: true,
       allowPositionals: false,
       options: Object.fromEntries(FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const])),
     })
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)
-    throw new CliUsageError(`${message.replace(/\.$/, '')}. Run petstore-sim --help for the options.`)
+    throw new CliUsageError(`${message.replace(/\.$/, '')}.${unknownFlagHint(argv)} Run petstore-sim --help for the options.`)
   }
   const { values } = parsed
   if (values['help'] === true) return { kind: 'help' }
@@ -67,6 +112,10 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
       const fromEnv = flag?.env ? env[flag.env] : undefined
       return fromEnv === undefined ? undefined : parseBoolean(fromEnv, flag?.env ?? name)
     },
+    label(name) {
+      const flag = FLAGS.find((candidate) => candidate.name === name)
+      return values[name] === undefined && flag?.env ? flag.env : `--${name}`
+    },
   }
   const options: SimulatorServerOptions = {}
   readSimulatorFlags(reader, options)
@@ -78,18 +127,29 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
 interface FlagReader {
   read(name: string): string | undefined
   readBoolean(name: string): boolean | undefined
+  /** Where the value came from, for messages: `--port`, or `PETSTORE_SIM_PORT` when the variable set it. */
+  label(name: string): string
 }
 
 /** The flags that shape the simulator: scenario, options, misbehaviour, sessions, journal. */
-function readSimulatorFlags({ read, readBoolean }: FlagReader, options: SimulatorServerOptions): void {
+function readSimulatorFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
   const scenario = read('scenario')
   if (scenario !== undefined) options.scenario = scenario
   const seed = read('seed')
-  if (seed !== undefined) options.seed = parseWholeNumber(seed, 'seed')
+  if (seed !== undefined) {
+    options.seed = parseWholeNumber(seed, label('seed'))
+    // A seed with nothing to seed would be ignored: the user expects generated orders they will not get.
+    const { scenario: loaded } = resolveScenario(options.scenario ?? 'default')
+    if (loaded.generate === undefined)
+      throw new CliUsageError(
+        `${label('seed')} ${seed} has no effect: scenario "${loaded.name}" lists its orders instead of generating them ` +
+          '(it has no "generate" section). Drop the seed, or use a scenario that generates orders, such as default.',
+      )
+  }
   const basePath = read('base-path')
   if (basePath !== undefined) {
     if (!basePath.startsWith('/') || /[?#\s]/.test(basePath))
-      throw new CliUsageError(`--base-path must be a path starting with "/", such as /v1, got "${basePath}".`)
+      throw new CliUsageError(`${label('base-path')} must be a path starting with "/", such as /v1, got "${basePath}".`)
     options.basePath = basePath
   }
   const exposeStatus = readBoolean('expose-status')
@@ -97,7 +157,7 @@ function readSimulatorFlags({ read, readBoolean }: FlagReader, options: Simulato
   const afterCancel = read('after-cancel')
   if (afterCancel !== undefined) {
     if (afterCancel !== 'keep' && afterCancel !== 'remove')
-      throw new CliUsageError(`--after-cancel must be keep or remove, got "${afterCancel}".`)
+      throw new CliUsageError(`${label('after-cancel')} must be keep or remove, got "${afterCancel}".`)
     options.afterCancel = afterCancel satisfies AfterCancel
   }
   const deprecatedAt = read('deprecated-at')
@@ -107,56 +167,64 @@ function readSimulatorFlags({ read, readBoolean }: FlagReader, options: Simulato
     ['sunset-at', sunsetAt],
   ] as const) {
     if (value !== undefined && Number.isNaN(new Date(value).getTime()))
-      throw new CliUsageError(`--${name} must be a date such as 2027-01-01T00:00:00Z, got "${value}".`)
+      throw new CliUsageError(`${label(name)} must be a date such as 2027-01-01T00:00:00Z, got "${value}".`)
   }
   if (deprecatedAt !== undefined || sunsetAt !== undefined) {
     options.deprecation = { ...(deprecatedAt === undefined ? {} : { deprecatedAt }), ...(sunsetAt === undefined ? {} : { sunsetAt }) }
   }
   const latency = read('latency')
   if (latency !== undefined) {
-    if (!/^\d+(-\d+)?$/.test(latency)) throw new CliUsageError(`--latency must be milliseconds such as 50 or 50-400, got "${latency}".`)
+    const [low, high = low] = /^\d+(-\d+)?$/.test(latency) ? latency.split('-').map(Number) : []
+    if (low === undefined || high === undefined || high > MAX_LATENCY_MS)
+      throw new CliUsageError(
+        `${label('latency')} must be milliseconds such as 50 or 50-400 (at most ${MAX_LATENCY_MS}), got "${latency}".`,
+      )
+    if (low > high) throw new CliUsageError(`${label('latency')} takes the lower bound first, such as ${high}-${low}, got "${latency}".`)
     options.latency = latency
   }
   const rateLimit = read('rate-limit')
   if (rateLimit !== undefined) {
-    if (!/^\d+\/\d+(s|m|h)?$/.test(rateLimit))
-      throw new CliUsageError(`--rate-limit must be <requests>/<window> such as 100/60s, got "${rateLimit}".`)
+    if (!/^\d+\/\d+(s|m|h)?$/.test(rateLimit) || /^0+\/|\/0+[smh]?$/.test(rateLimit))
+      throw new CliUsageError(`${label('rate-limit')} must be <requests>/<window>, both above 0, such as 100/60s, got "${rateLimit}".`)
     options.rateLimit = rateLimit
   }
   const maxSessions = read('max-sessions')
   const sessionIdle = read('session-idle')
   if (maxSessions !== undefined || sessionIdle !== undefined) {
     options.sessions = {
-      ...(maxSessions === undefined ? {} : { max: parseWholeNumber(maxSessions, 'max-sessions', 100_000) }),
-      ...(sessionIdle === undefined ? {} : { idleSeconds: Math.max(1, parseWholeNumber(sessionIdle, 'session-idle')) }),
+      ...(maxSessions === undefined ? {} : { max: parseWholeNumber(maxSessions, label('max-sessions'), 100_000) }),
+      ...(sessionIdle === undefined ? {} : { idleSeconds: Math.max(1, parseWholeNumber(sessionIdle, label('session-idle'))) }),
     }
   }
   const journalSize = read('journal-size')
-  if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, 'journal-size', 1_000_000)
+  if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, label('journal-size'), 1_000_000)
 }
 
 /** The flags of the server around it: address, admin API, Host and Origin guards. */
-function readServerFlags({ read, readBoolean }: FlagReader, options: SimulatorServerOptions): void {
+function readServerFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
   const port = read('port')
-  if (port !== undefined) options.port = parseWholeNumber(port, 'port', 65535)
+  if (port !== undefined) options.port = parseWholeNumber(port, label('port'), 65535)
   const host = read('host')
   if (host !== undefined) {
-    if (host.trim() === '') throw new CliUsageError('--host must not be empty.')
+    if (host.trim() === '') throw new CliUsageError(`${label('host')} must not be empty.`)
     options.host = host
   }
   if (readBoolean('no-admin') === true) options.admin = false
   const adminToken = read('admin-token')
   if (adminToken !== undefined) {
     if (!isBearerToken(adminToken))
-      throw new CliUsageError('--admin-token must be one word of letters, digits and -._~+/ characters (it is sent as a bearer token).')
+      throw new CliUsageError(
+        `${label('admin-token')} must be one word of letters, digits and -._~+/ characters (it is sent as a bearer token).`,
+      )
     options.adminToken = adminToken
   }
   const allowedHosts = read('allowed-hosts')
   if (allowedHosts !== undefined) {
     const names = list(allowedHosts)
-    if (names.length === 0) throw new CliUsageError('--allowed-hosts must name hosts, such as qa.example.test,.corp.test, or be all.')
+    if (names.length === 0)
+      throw new CliUsageError(`${label('allowed-hosts')} must name hosts, such as qa.example.test,.corp.test, or be all.`)
     const bad = names.find((name) => name !== 'all' && hostOf(name.replace(/^\./, '')) === null)
-    if (bad !== undefined) throw new CliUsageError(`--allowed-hosts takes host names or addresses, got "${bad}".`)
+    if (bad !== undefined) throw new CliUsageError(`${label('allowed-hosts')} takes host names or addresses, got "${bad}".`)
     options.allowedHosts = names.includes('all') ? 'all' : names
   }
   const adminOrigins = read('admin-origins')
@@ -165,7 +233,7 @@ function readServerFlags({ read, readBoolean }: FlagReader, options: SimulatorSe
     const bad = origins.find((origin) => !/^https?:\/\/[^/?#\s]+$/.test(origin))
     if (origins.length === 0 || bad !== undefined)
       throw new CliUsageError(
-        `--admin-origins takes origins such as https://qa.example.test (scheme, host, port; no path), got "${bad ?? adminOrigins}".`,
+        `${label('admin-origins')} takes origins such as https://qa.example.test (scheme, host, port; no path), got "${bad ?? adminOrigins}".`,
       )
     options.adminOrigins = origins
   }

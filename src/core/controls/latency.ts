@@ -17,7 +17,7 @@ export type LatencySettings = { default?: LatencyInput } & Partial<Record<Operat
 /** Latency settings once read: ranges by operation, `default` for the others. */
 export type LatencyRanges = Partial<Record<OperationId | 'default', Latency>>
 
-const MAX_LATENCY_MS = 60_000
+export const MAX_LATENCY_MS = 60_000
 
 export function isWhole(value: unknown, min = 0): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min

@@ -192,7 +192,11 @@ export function parseScenario(value: unknown, source: string): CheckedScenario {
   if (record['afterCancel'] !== undefined) scenario.afterCancel = expectOneOf(record['afterCancel'], 'afterCancel', AFTER_CANCEL, fail)
   // The controls' own readers, their messages turned into this file's field errors.
   const control = <T>(field: string, read: () => T): T =>
-    mapValidation(read, (error) => fail(field, `${field}: ${error.message.replace(/\.$/, '')}`))
+    mapValidation(read, (error) => {
+      const message = error.message.replace(/\.$/, '')
+      // "latency must be ..." already names its field; "Unknown latency key" does not.
+      return fail(field, message.startsWith(field) ? message : `${field}: ${message}`)
+    })
   if (record['latency'] !== undefined) {
     const latency = record['latency']
     control('latency', () => parseLatencySettings(latency))
