@@ -77,7 +77,7 @@ describe('GET /__sim/events: server-sent events of the state', () => {
     expect(response.headers.get('cache-control')).toBe('no-store')
     expect(await next('state')).toMatchObject({ scenario: 'pending', orders: [{ id: 1, status: 'pending' }, { id: 2 }, { id: 3 }] })
     expect(await next('requests')).toEqual({ reset: true, entries: [] })
-    expect(await next('controls')).toEqual({ latency: {}, faults: [], rateLimit: null })
+    expect(await next('controls')).toEqual({ latency: null, faults: [], rateLimit: null })
     expect(await next('sessions')).toEqual([])
 
     const started = Date.now()

@@ -169,7 +169,7 @@ describe('scenario files', () => {
       createSimulator({ scenario: { name: 'bad', faults: [{ operation: 'listOrders', kind: 'status', status: 418 }] } }),
     ).toThrow('Failed to load scenario "bad": faults[0]: "status" goes with kind "status" and is one of 500, 502, 503, 504, got 418.')
     expect(() => createSimulator({ scenario: { name: 'bad', latency: '400-50' } })).toThrow(
-      'Failed to load scenario "bad": latency: latency must be milliseconds',
+      'Failed to load scenario "bad": latency must be milliseconds',
     )
   })
 })

@@ -36,6 +36,7 @@ test('exports every error code as a stable snake_case constant', () => {
     'pet_not_found',
     'rate_limited',
     'request_timeout',
+    'scenario_file_invalid',
     'service_unavailable',
     'unauthorized',
     'unknown_scenario',

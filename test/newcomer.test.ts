@@ -7,7 +7,7 @@ import { createSimulatorApp } from '../src/server.js'
 import { CLI, ROOT, useProcesses } from './support/cli-process.js'
 import { listen, useAppServers } from './support/serve.js'
 
-// Issue 17, one test per numbered item done so far (3, 4, 5, 6, 7, part of 9): what a new user following README meets.
+// Issue 17, one test per numbered item done so far (3 to 8, part of 9): what a new user following README meets.
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 
 describe('the newcomer path', () => {
@@ -118,5 +118,52 @@ describe('the newcomer path', () => {
     expect(failing.stderr()).toBe(
       `Failed to load scenario "${path}": latency must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } (at most 60000), got "fast".\n`,
     )
+  })
+
+  test('8. admin API edges: hints, missing fields, alike answers, the broken startup file, status 0, redirects', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'petstore-newcomer-'))
+    const path = join(directory, 'qa.json')
+    writeFileSync(path, JSON.stringify({ name: 'qa', apiKeys: ['petstore-test-key'], orders: [{ id: 1, status: 'pending' }] }))
+    const { origin } = await serve({ scenario: path })
+    const admin = async (method: string, route: string, body?: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${origin}/__sim${route}`, { method, body, headers, redirect: 'manual' })
+      const text = await response.text()
+      return { status: response.status, type: response.headers.get('Content-Type'), location: response.headers.get('Location'), text }
+    }
+
+    const unquoted = await admin('PUT', '/latency', '50-400')
+    expect(unquoted.status).toBe(400)
+    expect(JSON.parse(unquoted.text)).toMatchObject({ code: 'invalid_request' })
+    expect(JSON.parse(unquoted.text).message).toBe(
+      'The request body is not valid JSON. Send JSON such as "50-400" (a string, quotes included), 50, {"min": 50, "max": 400}, or null to turn latency off.',
+    )
+
+    const noOperation = await admin('POST', '/faults', '{"kind":"network"}')
+    expect(noOperation.status).toBe(400)
+    expect(JSON.parse(noOperation.text).message).toBe('"operation" must be one of listOrders, cancelOrder, getPetById, but it is missing.')
+
+    for (const route of ['/latency', '/rate-limit']) {
+      expect((await admin('PUT', route, 'null')).text).toBe('null')
+      expect((await admin('GET', route)).text).toBe('null')
+    }
+
+    writeFileSync(path, '{"name": "qa", "orders": [')
+    const broken = await admin('POST', '/reset', '{"scenario":"qa"}')
+    expect(broken.status).toBe(409)
+    expect(JSON.parse(broken.text)).toMatchObject({ code: 'scenario_file_invalid', status: 409 })
+    expect(JSON.parse(broken.text).message).toContain(
+      `The scenario file this server started with, ${JSON.stringify(path)}, no longer loads: `,
+    )
+
+    await admin('POST', '/faults', '{"operation":"listOrders","kind":"network","times":1}')
+    await expect(fetch(`${origin}/v1/store/orders`, { headers: AUTH })).rejects.toThrow()
+    const unanswered = JSON.parse((await admin('GET', '/requests?status=0')).text) as { path: string; status: number }[]
+    expect(unanswered).toEqual([expect.objectContaining({ path: '/v1/store/orders', status: 0 })])
+
+    const toDemo = await admin('GET', '/demo')
+    expect([toDemo.status, toDemo.location, toDemo.type]).toEqual([301, '/__sim/demo/', 'application/json; charset=utf-8'])
+    expect(JSON.parse(toDemo.text)).toEqual({ location: '/__sim/demo/', message: 'This page lives at /__sim/demo/.' })
+    const fromBrowser = await admin('GET', '/demo', undefined, { Accept: 'text/html' })
+    expect([fromBrowser.status, fromBrowser.location, fromBrowser.type]).toEqual([301, '/__sim/demo/', 'text/html; charset=utf-8'])
   })
 })

@@ -24,6 +24,8 @@ export const ErrorCode = {
   InvalidRequest: 'invalid_request',
   /** 400: the admin API was asked for a scenario it does not have. */
   UnknownScenario: 'unknown_scenario',
+  /** 409: a reset to the scenario file the server started with, which no longer loads (edited since). */
+  ScenarioFileInvalid: 'scenario_file_invalid',
   /** 413: the request body is larger than the server accepts. */
   PayloadTooLarge: 'payload_too_large',
   /** 431: the request's header section is larger than the server reads (64 KiB). */

@@ -24,7 +24,7 @@ const PRESETS: readonly { label: string; fault: Record<string, unknown> }[] = [
 ]
 
 interface Controls {
-  latency: Record<string, { min: number; max: number }>
+  latency: Record<string, { min: number; max: number }> | null
   faults: PanelFault[]
   rateLimit: { limit: number; windowSeconds: number } | null
 }

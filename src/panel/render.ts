@@ -101,9 +101,9 @@ export function renderFaults(faults: readonly PanelFault[], remove: (id: number)
   )
 }
 
-/** Latency ranges as the admin API gives them: `{ default: { min, max } }`. */
-export function describeLatency(latency: Record<string, { min: number; max: number }>): string {
-  const parts = Object.entries(latency).map(
+/** Latency ranges as the admin API gives them: `{ default: { min, max } }`, or null with none. */
+export function describeLatency(latency: Record<string, { min: number; max: number }> | null): string {
+  const parts = Object.entries(latency ?? {}).map(
     ([name, { min, max }]) => `${name === 'default' ? 'all' : name} ${min === max ? min : `${min}-${max}`} ms`,
   )
   return parts.length === 0 ? 'Now: none.' : `Now: ${parts.join(', ')}.`

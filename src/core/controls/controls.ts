@@ -12,7 +12,8 @@ export interface Controls {
   /** The delay to wait before answering this operation, in ms. */
   delayFor(operation: OperationId): number
   setLatency(settings: LatencyRanges): void
-  latency(): LatencyRanges
+  /** The ranges in force, or null with none (like `rateLimit()`). */
+  latency(): LatencyRanges | null
   /** Adds a fault; it fires before the key is checked, like a real outage. Throws a `ValidationError` past `MAX_FAULTS`. */
   addFault(fault: FaultInput): Fault
   faults(): Fault[]
@@ -37,7 +38,7 @@ export function createControls(random: () => number = Math.random, now: () => nu
     setLatency(settings) {
       latency = { ...settings }
     },
-    latency: () => ({ ...latency }),
+    latency: () => (Object.keys(latency).length === 0 ? null : { ...latency }),
     addFault: (input) => faults.add(input),
     faults: () => faults.list(),
     removeFault: (id) => faults.remove(id),

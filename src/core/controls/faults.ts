@@ -105,6 +105,11 @@ function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void 
 }
 
 /** Checks a fault description; the error names the field at fault. */
+/** "got 7", or "but it is missing" for a field not given (JSON.stringify would say "undefined"). */
+function got(value: unknown): string {
+  return value === undefined ? 'but it is missing' : `got ${JSON.stringify(value)}`
+}
+
 export function parseFault(input: unknown): FaultInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw invalid('fault', 'A fault is a JSON object with at least "operation" and "kind".')
@@ -118,10 +123,10 @@ export function parseFault(input: unknown): FaultInput {
   }
   const { operation, orderId, kind } = record
   if (typeof operation !== 'string' || !(OPERATION_IDS as readonly string[]).includes(operation)) {
-    throw invalid('operation', `"operation" must be one of ${OPERATION_IDS.join(', ')}, got ${JSON.stringify(operation)}.`)
+    throw invalid('operation', `"operation" must be one of ${OPERATION_IDS.join(', ')}, ${got(operation)}.`)
   }
   if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
-    throw invalid('kind', `"kind" must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`)
+    throw invalid('kind', `"kind" must be one of ${FAULT_KINDS.join(', ')}, ${got(kind)}.`)
   }
   const fault: FaultInput = { operation: operation as OperationId, kind: kind as FaultKind }
   if (orderId !== undefined) {

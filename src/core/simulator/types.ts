@@ -115,8 +115,8 @@ export interface SimulatorView {
   removeFault(id: number): boolean
   clearFaults(): void
   setLatency(latency: LatencyInput | LatencySettings | null): void
-  /** The latency in force, as ranges in ms by operation (`default` for the others); `{}` for none. */
-  latency(): LatencyRanges
+  /** The latency in force, as ranges in ms by operation (`default` for the others); null for none, like `rateLimit()`. */
+  latency(): LatencyRanges | null
   setRateLimit(limit: string | RateLimit | null): void
   /** The rate limit in force, or null. */
   rateLimit(): RateLimit | null

@@ -10,6 +10,7 @@ export interface JournalEntry {
   method: string
   /** The URL path and query, as sent. */
   path: string
+  /** The HTTP status answered; 0 when none was (a `network` fault dropped the connection, a `hang` fault never answered). */
   status: number
   /** How long the simulator took to answer, in milliseconds. */
   duration: number

@@ -50,9 +50,12 @@ export function parseRequestFilter(input: unknown): CheckedFilter {
       }
       checked.orderId = key
     } else if (field === 'status') {
-      const status = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value
-      if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
-        throw new ValidationError(field, `"status" must be an HTTP status from 100 to 599, got ${JSON.stringify(value)}.`)
+      const status = typeof value === 'string' && /^(0|\d{3})$/.test(value) ? Number(value) : value
+      if (typeof status !== 'number' || !Number.isInteger(status) || (status !== 0 && (status < 100 || status > 599)))
+        throw new ValidationError(
+          field,
+          `"status" must be an HTTP status from 100 to 599, or 0 for requests that got no answer, got ${JSON.stringify(value)}.`,
+        )
       checked.status = status
     } else {
       throw new ValidationError(field, `Unknown request filter field ${JSON.stringify(field)}; the fields are ${FIELDS.join(', ')}.`)

@@ -14,6 +14,7 @@ function settingRoutes(
   path: string,
   read: (view: SimulatorView) => unknown,
   write: (view: SimulatorView, value: unknown) => void,
+  example: string,
 ): void {
   router.get(
     path,
@@ -22,7 +23,7 @@ function settingRoutes(
   router.put(
     path,
     action((req, res, view) => {
-      write(view, readJson(req) ?? null)
+      write(view, readJson(req, example) ?? null)
       sendJson(res, 200, read(view))
     }),
   )
@@ -54,11 +55,13 @@ export function addControlRoutes(router: Router): void {
     '/latency',
     (view) => view.latency(),
     (view, value) => view.setLatency(value as LatencySettings | null),
+    'Send JSON such as "50-400" (a string, quotes included), 50, {"min": 50, "max": 400}, or null to turn latency off.',
   )
   settingRoutes(
     router,
     '/rate-limit',
     (view) => view.rateLimit(),
     (view, value) => view.setRateLimit(value as RateLimit | null),
+    'Send JSON such as "100/60s" (a string, quotes included), {"limit": 100, "windowSeconds": 60}, or null to turn it off.',
   )
 }

@@ -3,8 +3,8 @@ import { invalidRequest } from '../../../core/api-error.js'
 import { stringifyExactJson } from '../../../core/exact-json.js'
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
 
-/** The JSON value of an admin call's body, or `undefined` for none. */
-export function readJson(req: ExpressRequest): unknown {
+/** The JSON value of an admin call's body, or `undefined` for none; `example` follows "not valid JSON" as a hint. */
+export function readJson(req: ExpressRequest, example = ''): unknown {
   const body: unknown = req.body
   const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
   if (text === '') return undefined
@@ -12,7 +12,7 @@ export function readJson(req: ExpressRequest): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch {
-    throw invalidRequest('The request body is not valid JSON.')
+    throw invalidRequest(`The request body is not valid JSON.${example === '' ? '' : ` ${example}`}`)
   }
 }
 
@@ -26,6 +26,19 @@ export function readJsonObject(req: ExpressRequest): Record<string, unknown> {
 /** Sends a JSON value that may hold bigints (int64 ids beyond 2^53). */
 export function sendJson(res: ExpressResponse, status: number, value: unknown): void {
   res.status(status).type('application/json').send(stringifyExactJson(value))
+}
+
+/**
+ * A redirect a browser follows and a script can read: HTML for a browser, JSON naming
+ * the new address for anyone else (express's own would answer them in plain text).
+ */
+export function sendRedirect(req: ExpressRequest, res: ExpressResponse, status: 301 | 302, location: string): void {
+  if (req.accepts(['json', 'html']) === 'html') {
+    res.redirect(status, location)
+    return
+  }
+  res.location(location)
+  sendJson(res, status, { location, message: `This page lives at ${location}.` })
 }
 
 /** The query of a request as an object of strings, for a filter to check; a field given twice is a 400. */

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto'
 import { type RequestHandler, Router } from 'express'
-import { invalidRequest } from '../../../core/api-error.js'
+import { ApiError, invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
+import { ErrorCode } from '../../../core/error-codes.js'
 import { isScenarioError } from '../../../core/scenario/scenario-error.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
@@ -87,8 +88,13 @@ export function createAdminRouter(
       try {
         void view.reset(request)
       } catch (error) {
-        // The startup file may have been edited into something invalid; the state is unchanged.
-        if (isScenarioError(error)) throw invalidRequest(error.message)
+        // The startup file may have been edited into something invalid: the request was fine, the server's file is not.
+        if (isScenarioError(error)) {
+          const message =
+            `The scenario file this server started with, ${JSON.stringify(error.source)}, no longer loads: ${error.problem}. ` +
+            'Fix the file and reset again; the orders are as they were.'
+          throw new ApiError(409, ErrorCode.ScenarioFileInvalid, message)
+        }
         throw error
       }
       sendJson(res, 200, view.state())

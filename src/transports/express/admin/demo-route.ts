@@ -5,6 +5,7 @@ import { ApiError } from '../../../core/api-error.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { sendError } from '../../node/node-edge.js'
 import { packageRoot } from '../../node/package-root.js'
+import { sendRedirect } from './admin-json.js'
 
 /** `/__sim/demo/`: the demo page and the worker script of the msw that built it (scripts/build-demo.mjs). */
 export function demoRouter(): Router {
@@ -13,7 +14,7 @@ export function demoRouter(): Router {
   router.get('/', (req, res, next) => {
     // Relative URLs in the page (./main.js, the worker) need the trailing slash.
     if (new URL(req.originalUrl, 'http://simulator').pathname.endsWith('/')) next()
-    else res.redirect(301, '/__sim/demo/')
+    else sendRedirect(req, res, 301, '/__sim/demo/')
   })
   router.use((_req, res, next) => {
     if (existsSync(demo)) next()
