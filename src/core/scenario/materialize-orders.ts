@@ -1,4 +1,4 @@
-import { base, Faker } from '@faker-js/faker'
+import { SimpleFaker } from '@faker-js/faker'
 import type { OrderGenerator, OrderStatus } from '../glossary.js'
 import { int64Key } from '../int64.js'
 import type { OrderRecord } from '../state/order-store.js'
@@ -17,8 +17,8 @@ const SHIP_WINDOW: Record<OrderStatus, [from: number, to: number]> = {
 }
 
 function generateOrders(generator: OrderGenerator, seed: number, firstId: bigint, source: string): OrderRecord[] {
-  // A faker of our own: the shared default instance is module-level state.
-  const faker = new Faker({ locale: base })
+  // A faker of our own (the shared default is module-level state), without locale data: numbers and dates need none.
+  const faker = new SimpleFaker()
   faker.seed(seed)
   const count = typeof generator.count === 'number' ? generator.count : faker.number.int(generator.count)
   if (firstId + BigInt(count) - 1n > INT64_MAX) {
