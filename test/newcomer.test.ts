@@ -3,11 +3,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { createSimulatorApp } from '../src/server.js'
+import { http, passthrough } from 'msw'
+import { createSimulator, type Scenario } from '../src/index.js'
+import { setupSimulatorServer } from '../src/node.js'
+import { createSimulatorApp, startSimulatorServer } from '../src/server.js'
 import { CLI, ROOT, useProcesses } from './support/cli-process.js'
+import { docPages, readBlocks } from './support/doc-blocks.js'
 import { listen, useAppServers } from './support/serve.js'
 
-// Issue 17, one test per numbered item done so far (3 to 9): what a new user following README meets.
+// Issue 17, one test per numbered item done so far (1 to 12; the doc test of item 12 is test/docs.test.ts): what a new user following README meets.
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 
 describe('the newcomer path', () => {
@@ -159,6 +163,9 @@ describe('the newcomer path', () => {
     await expect(fetch(`${origin}/v1/store/orders`, { headers: AUTH })).rejects.toThrow()
     const unanswered = JSON.parse((await admin('GET', '/requests?status=0')).text) as { path: string; status: number }[]
     expect(unanswered).toEqual([expect.objectContaining({ path: '/v1/store/orders', status: 0 })])
+    expect(readFileSync(join(ROOT, 'docs/server.md'), 'utf8')).toContain(
+      '`status` (0 when no answer was sent: a `network` or `hang` fault)',
+    )
 
     const toDemo = await admin('GET', '/demo')
     expect([toDemo.status, toDemo.location, toDemo.type]).toEqual([301, '/__sim/demo/', 'application/json; charset=utf-8'])
@@ -171,5 +178,94 @@ describe('the newcomer path', () => {
     // 563 KB with faker's base locale; the buttons, the empty id and the picker are in test/browser/demo.browser.test.ts.
     const script = readFileSync(join(ROOT, 'dist/demo/main.js'))
     expect(script.byteLength, 'npm run size:demo shows what each package adds').toBeLessThan(530_000)
+  })
+
+  const readme = () => readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const blockOf = (page: string, start: string) => readBlocks(ROOT, page).find((block) => block.code.startsWith(start))
+
+  test("1. README's scenario example loads as written, and its field table marks what the schema requires", () => {
+    const example = blockOf('README.md', '{\n  "$schema"')
+    expect(example?.marker).toEqual({ kind: 'file', name: 'my-store.json' })
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-newcomer-'))
+    writeFileSync(join(folder, 'my-store.json'), example?.code ?? '')
+    const orders = createSimulator({ scenario: join(folder, 'my-store.json') }).orders()
+    expect(orders).toHaveLength(52)
+    expect(orders.map((order) => order.id).slice(0, 4)).toEqual([1, 9223372036854775807n, 1000, 1001])
+    // From the project root, where README says to save it, "$schema" reaches the installed schema.
+    const schemaPath = (JSON.parse(example?.code ?? '{}') as { $schema: string }).$schema
+    expect(schemaPath).toBe('./node_modules/petstore-orders-simulator/scenarios/scenario.schema.json')
+
+    const schema = JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8')) as {
+      required: string[]
+      $defs: { generator: { required: string[]; properties: Record<string, unknown> } }
+    }
+    const rows = [...readme().matchAll(/^\| `([\w.]+)` \| (yes|no|yes, in `generate`) \|/gm)].map(([, field, required]) => [
+      field,
+      required,
+    ])
+    const requiredRows = rows.filter(([, required]) => required !== 'no').map(([field]) => field)
+    expect(requiredRows.sort()).toEqual([...schema.required, ...schema.$defs.generator.required.map((field) => `generate.${field}`)].sort())
+    for (const field of Object.keys(schema.$defs.generator.properties)) expect(rows.map(([name]) => name)).toContain(`generate.${field}`)
+  })
+
+  test('1. a generator with no room above the largest explicit id says firstId was defaulted and how to fix it', () => {
+    const scenario = { name: 'edge', orders: [{ id: 9223372036854775807n }], generate: { count: 2, seed: 1, statuses: { pending: 1 } } }
+    expect(() => createSimulator({ scenario: scenario as unknown as Scenario })).toThrow(
+      'Failed to load scenario "edge": generate.firstId (one past the largest explicit id, by default) 9223372036854775808 leaves no room ' +
+        'for 2 ids below the int64 maximum; set "firstId" where generated ids should start.',
+    )
+  })
+
+  test("2. README's browser snippet works under any bundler: no import.meta.env in it, a flag per toolchain beside it", () => {
+    const snippet = blockOf('README.md', '// mocks.ts')
+    expect(snippet?.marker).toEqual({ kind: 'typecheck' })
+    expect(snippet?.code).not.toContain('import.meta')
+    expect(snippet?.code).toContain('export async function enableMocking(isDevelopment: boolean)')
+    for (const toolchain of ['| Vite |', '| Next.js, Create React App, webpack |', '| A page with no build step |'])
+      expect(readme()).toContain(toolchain)
+  })
+
+  test('10. with setupServer listening, the running server is reached only once its origin is let through', async () => {
+    const inProcess = setupSimulatorServer({ scenario: 'pending' })
+    const running = await startSimulatorServer({ port: 0, scenario: 'shipped' })
+    inProcess.server.listen()
+    try {
+      const cancel = () => fetch(`${running.url}/store/orders/1`, { method: 'DELETE', headers: AUTH })
+      expect((await cancel()).status).toBe(204) // the in-process simulator answered
+      expect(running.sim.requests()).toEqual([])
+      inProcess.server.use(http.all(`${new URL(running.url).origin}/*`, () => passthrough()))
+      expect((await cancel()).status).toBe(409) // README's way: the server (shipped) answered
+      expect(running.sim.requests({ operation: 'cancelOrder' })).toHaveLength(1)
+    } finally {
+      inProcess.server.close()
+      await running.close()
+    }
+    expect(blockOf('README.md', '// server.test.ts')?.code).toContain(
+      ['server.use(http.all(`', '{new URL(running.url).origin}/*`, () => passthrough()))'].join('$'),
+    )
+  })
+
+  test('11. README tells Jest users the error they meet and what works', () => {
+    const jest = /\*\*Jest\.\*\*([\s\S]*?)\n\n/.exec(readme())?.[1] ?? ''
+    expect(jest).toContain('Must use import to load ES Module')
+    expect(jest).toContain('Use vitest')
+    expect(jest).toContain('NODE_OPTIONS=--experimental-vm-modules')
+  })
+
+  test('12. README keeps to the first ten minutes and links a docs/ page for every reference part', () => {
+    expect(Buffer.byteLength(readme())).toBeLessThan(25_000)
+    const sections = [...readme().matchAll(/^## (.*)$/gm)].map(([, title]) => title)
+    expect(sections).toEqual([
+      'Quick start: the standalone server',
+      'Quick start: a consumer test suite',
+      'Quick start: in your app (browser)',
+      'Scenarios',
+      'Error codes',
+      'Where the spec is silent',
+      'More',
+    ])
+    for (const page of docPages(ROOT).slice(1)) expect(readme()).toContain(`](${page})`)
+    for (const [, target] of readme().matchAll(/\]\(((?:docs\/)?[\w./-]+\.md|LICENSE)\)/g))
+      expect(existsSync(join(ROOT, target ?? ''))).toBe(true)
   })
 })

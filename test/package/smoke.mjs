@@ -4,7 +4,7 @@
 //   Node 24 (from the registry), msw 3, vitest 5, TypeScript 7
 // Each in an ESM package and in the CommonJS one `npm init -y` writes: one
 // msw in the tree, README's vitest example type-checked with
-// skipLibCheck false and run, README's Playwright config and spec
+// skipLibCheck false and run, docs/playwright.md's config and spec
 // type-checked, ./server's types checked without @types/express, and
 // `npx petstore-sim` up.
 // Usage: npm run test:package   (needs the npm registry)
@@ -41,10 +41,11 @@ console.log(`${tarball}: ${listed.length} files, none of them tests`)
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const example = /```ts\n(\/\/ orders\.test\.ts[^\n]*\n[\s\S]*?)```/.exec(readme)?.[1]
 if (example === undefined) throw new Error('README.md has no ts block starting with "// orders.test.ts".')
-/** README's Playwright example: the ts blocks that start with `// playwright.config.ts` and `// orders.spec.ts`. */
+/** docs/playwright.md's example: the ts blocks that start with `// playwright.config.ts` and `// orders.spec.ts`. */
+const playwrightDoc = readFileSync(join(ROOT, 'docs/playwright.md'), 'utf8')
 const playwrightFiles = ['playwright.config', 'orders.spec'].map((name) => {
-  const block = new RegExp(`\`\`\`ts\n(// ${name.replace('.', '\\.')}\\.ts\n[\\s\\S]*?)\`\`\``).exec(readme)?.[1]
-  if (block === undefined) throw new Error(`README.md has no ts block starting with "// ${name}.ts".`)
+  const block = new RegExp(`\`\`\`ts\n(// ${name.replace('.', '\\.')}\\.ts\n[\\s\\S]*?)\`\`\``).exec(playwrightDoc)?.[1]
+  if (block === undefined) throw new Error(`docs/playwright.md has no ts block starting with "// ${name}.ts".`)
   return { name, block }
 })
 

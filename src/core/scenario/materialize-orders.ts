@@ -22,9 +22,11 @@ function generateOrders(generator: OrderGenerator, seed: number, firstId: bigint
   faker.seed(seed)
   const count = typeof generator.count === 'number' ? generator.count : faker.number.int(generator.count)
   if (firstId + BigInt(count) - 1n > INT64_MAX) {
+    // Unset, firstId follows the largest explicit id: name that, or the fix is not obvious.
+    const given = generator.firstId === undefined ? `(one past the largest explicit id, by default) ${firstId}` : String(firstId)
     throw new ScenarioError(
       source,
-      `generate.firstId ${firstId} leaves no room for ${count} ids below the int64 maximum`,
+      `generate.firstId ${given} leaves no room for ${count} ids below the int64 maximum; set "firstId" where generated ids should start`,
       'generate.firstId',
     )
   }

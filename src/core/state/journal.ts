@@ -140,7 +140,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       const slot = ring[index]
       if (slot === undefined) {
         // One fixed literal shape: the slots are overwritten for every request, and the shape of a
-        // spread copy made those writes allocate (peak RSS under load rose; README Performance).
+        // spread copy made those writes allocate (peak RSS under load rose; docs/performance.md).
         const { time, method, status, duration, operation, orderId, sessionRecreated = false } = entry
         ring[index] = { time, method, path, status, duration, operation, orderId, sessionRecreated }
       } else {

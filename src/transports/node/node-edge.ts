@@ -67,7 +67,7 @@ export function fetchHeaders(raw: readonly string[]): Headers {
 /**
  * What the operations read of a Node request. A class rather than an object
  * literal with a getter: V8 gives each such literal a map of its own, and
- * under load those maps filled the old space (README, Performance).
+ * under load those maps filled the old space (docs/performance.md).
  */
 export class NodeRequest implements SimRequest {
   readonly method: string

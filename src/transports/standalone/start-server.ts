@@ -61,7 +61,7 @@ export const DEFAULT_HOST = '127.0.0.1'
  * The express app, loaded on the first request that needs it (a preflight,
  * the admin API, a path outside the API, an API request with a body or HEAD).
  * A server that only answers the API never loads express, which saves memory
- * and start-up time (README, Performance).
+ * and start-up time (docs/performance.md).
  */
 function lazyExpressApp(options: InternalAppOptions): RequestListener {
   let app: Promise<RequestListener> | undefined

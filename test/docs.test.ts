@@ -1,0 +1,188 @@
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { startSimulatorServer } from '../src/server.js'
+import { ROOT } from './support/cli-process.js'
+import { type DocBlock, docPages, readBlocks, SHELL, shellSteps, TYPESCRIPT } from './support/doc-blocks.js'
+
+// The doc test (issue 17, item 12): every shell and TypeScript block of README.md and docs/ runs here,
+// so a step a newcomer copies cannot fail unnoticed. What "runs" means is said in support/doc-blocks.ts.
+// Each page runs in its own folder, set up as a project that installed the package (and msw) beside it;
+// `npm start` and `npm run` lines are clone steps and run in the repository. A shell block talks to a
+// fresh server of its own: the 127.0.0.1:4010 it names is replaced by that server's address, and
+// `--port <n>` by `--port 0`, so nothing depends on which ports are free. The folders stay in .doc-test/ (ignored by git) for a look.
+
+const run = promisify(execFile)
+const WORK = join(ROOT, '.doc-test')
+const STEP = '@@doc-test-step@@'
+const READY = /Petstore simulator ready at \S+/
+// Where the tools are, found as Node finds them: the msw 3 matrix runs this from an overlay folder.
+const packageDir = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
+const PATH = `${join(dirname(packageDir('vitest')), '.bin')}:${process.env['PATH'] ?? ''}`
+const pages = docPages(ROOT).map((page) => ({ page, blocks: readBlocks(ROOT, page) }))
+const allBlocks = pages.flatMap(({ blocks }) => blocks)
+const where = (block: DocBlock) => `${block.page}:${block.line}`
+
+/** A folder like a project that ran `npm install --save-dev msw petstore-orders-simulator`. */
+function projectFolder(page: string): string {
+  const folder = join(WORK, page.replace(/[/.]/g, '-'))
+  rmSync(folder, { recursive: true, force: true })
+  mkdirSync(join(folder, 'node_modules/.bin'), { recursive: true })
+  const devDependencies = { msw: '*', 'petstore-orders-simulator': '*' }
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'doc-test-app', private: true, type: 'module', devDependencies }))
+  symlinkSync(ROOT, join(folder, 'node_modules/petstore-orders-simulator'))
+  symlinkSync(packageDir('msw'), join(folder, 'node_modules/msw'))
+  symlinkSync(join(ROOT, 'dist/cli.mjs'), join(folder, 'node_modules/.bin/petstore-sim'))
+  symlinkSync(join(packageDir('msw'), 'cli/index.js'), join(folder, 'node_modules/.bin/msw'))
+  return folder
+}
+
+const onFreePorts = (code: string, port: number) =>
+  code.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`).replace(/--port \d+/g, '--port 0')
+
+async function runShell(block: DocBlock, folder: string): Promise<void> {
+  const steps = shellSteps(block.code)
+  const server = await startSimulatorServer({ port: 0 })
+  try {
+    const script = ['set -euo pipefail', ...steps.map((step) => `${onFreePorts(step.command, server.port)}printf '\\n%s\\n' '${STEP}'`)]
+    const { stdout } = await run('bash', ['-c', script.join('\n')], { cwd: folder, env: { ...process.env, PATH }, timeout: 30_000 })
+    const outputs = stdout.split(`\n${STEP}\n`)
+    steps.forEach((step, index) => {
+      for (const text of step.expected) expect(outputs[index], `${where(block)}: the output of ${step.command.trim()}`).toContain(text)
+    })
+  } finally {
+    await server.close()
+  }
+}
+
+/** Runs each command of a `server` block, waits for the ready line, then stops it. */
+async function runServers(block: DocBlock, folder: string): Promise<void> {
+  for (const step of shellSteps(block.code)) {
+    const command = onFreePorts(step.command, 0).trim()
+    const cwd = /^npm (start|run)\b/.test(command) ? ROOT : folder
+    const child = spawn('bash', ['-c', command], { cwd, env: { ...process.env, PATH, PETSTORE_SIM_PORT: '0' }, detached: true })
+    let output = ''
+    const ready = await new Promise<string | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), 20_000)
+      const read = (chunk: Buffer) => {
+        output += chunk.toString()
+        const line = READY.exec(output)?.[0]
+        if (line !== undefined) {
+          clearTimeout(timer)
+          resolve(line)
+        }
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+      child.on('close', () => resolve(null))
+    })
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM')
+    expect(ready, `${where(block)}: ${command} printed\n${output}`).toMatch(READY)
+  }
+}
+
+function writeFile(block: DocBlock, folder: string, name: string): void {
+  writeFileSync(join(folder, name), block.code)
+  if (block.language !== 'json') return
+  const value = JSON.parse(block.code) as { $schema?: string }
+  if (value.$schema !== undefined) expect(existsSync(join(folder, value.$schema)), `${where(block)}: "$schema" from ${name}`).toBe(true)
+}
+
+test('every fence names its language, and every doc-test marker is one the doc test knows', () => {
+  expect(allBlocks.length).toBeGreaterThan(10)
+  for (const block of allBlocks) {
+    expect(block.language, `${where(block)}: a fence without a language`).not.toBe('')
+    expect(block.marker.kind, `${where(block)}: ${JSON.stringify(block.marker)}`).not.toBe('unknown')
+  }
+})
+
+test('every relative link of README and docs/ reaches a file of the repository', () => {
+  for (const { page } of pages) {
+    const text = readFileSync(join(ROOT, page), 'utf8')
+    for (const [, target] of text.matchAll(/\]\((?!https?:|#)([^)#\s]+)(?:#[^)]*)?\)/g)) {
+      expect(existsSync(join(ROOT, dirname(page), target ?? '')), `${page} links ${target}`).toBe(true)
+    }
+  }
+})
+
+const runsShell = (block: DocBlock) => (SHELL.has(block.language) && block.marker.kind !== 'skip') || block.marker.kind === 'file'
+describe.each(pages.filter(({ blocks }) => blocks.some(runsShell)))('the shell blocks of $page, in order', ({ page, blocks }) => {
+  let folder = ''
+  beforeAll(() => {
+    folder = projectFolder(page)
+  })
+  for (const block of blocks) {
+    const { marker } = block
+    if (marker.kind === 'file') test(`line ${block.line}: ${marker.name} is written`, () => writeFile(block, folder, marker.name))
+    if (!SHELL.has(block.language) || marker.kind === 'skip') continue
+    if (marker.kind === 'server') test(`line ${block.line}: each command starts the server`, () => runServers(block, folder), 60_000)
+    else test(`line ${block.line}: runs, and prints what its "# =>" lines say`, () => runShell(block, folder), 40_000)
+  }
+})
+
+interface VitestReport {
+  testResults: { name: string; status: string; message: string; assertionResults: { status: string; fullName: string }[] }[]
+}
+
+describe('the TypeScript blocks', () => {
+  const folder = join(WORK, 'typescript')
+  const files = allBlocks
+    .filter((block) => TYPESCRIPT.has(block.language) && block.marker.kind !== 'skip')
+    .map((block, index) => {
+      const named = /^\/\/ ([\w.-]+\.ts)\b/.exec(block.code)?.[1] ?? 'block.ts'
+      const runs = block.marker.kind === 'run'
+      // Run blocks become test files; a block with no test of its own gets one, so its top-level code runs.
+      const file = `${basename(block.page, '.md')}-${index}-${runs ? named.replace(/(\.test)?\.ts$/, '.test.ts') : named}`
+      const code =
+        runs && !/\btest\(/.test(block.code)
+          ? `${block.code}\nimport { test as docTest } from 'vitest'\ndocTest('runs', () => {})\n`
+          : block.code
+      return { block, file, code, runs }
+    })
+  let typeErrors = ''
+  let report: VitestReport = { testResults: [] }
+
+  beforeAll(async () => {
+    projectFolder('typescript')
+    for (const { file, code } of files) writeFileSync(join(folder, file), code)
+    const compilerOptions = {
+      strict: true,
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      lib: ['ES2022', 'DOM'],
+      types: ['node'],
+      skipLibCheck: true,
+      noEmit: true,
+    }
+    writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }))
+    writeFileSync(join(folder, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'], testTimeout: 15000 } }\n")
+    const tsc = join(packageDir('typescript'), 'bin/tsc')
+    typeErrors = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    )
+    const vitest = join(packageDir('vitest'), 'vitest.mjs')
+    await run(process.execPath, [vitest, 'run', '--reporter=json', '--outputFile=report.json'], { cwd: folder, timeout: 120_000 }).catch(
+      () => undefined,
+    )
+    if (existsSync(join(folder, 'report.json'))) report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as VitestReport
+  }, 180_000)
+
+  for (const { block, file, runs } of files) {
+    test(`${where(block)} (${file}) type-checks${runs ? ' and its tests pass' : ''}`, () => {
+      const errors = typeErrors.split('\n').filter((line) => line.startsWith(file))
+      expect(errors, `${where(block)}: tsc says`).toEqual([])
+      if (!runs) return
+      const result = report.testResults.find((candidate) => candidate.name === join(folder, file))
+      expect(result, `${where(block)}: vitest did not report ${file}`).toBeDefined()
+      expect(result?.message ?? '', `${where(block)}: the file failed`).toBe('')
+      expect(result?.assertionResults.length).toBeGreaterThan(0)
+      for (const assertion of result?.assertionResults ?? [])
+        expect(assertion.status, `${where(block)}: ${assertion.fullName}`).toBe('passed')
+    })
+  }
+})

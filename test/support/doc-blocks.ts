@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * What a `<!-- doc-test: ... -->` line just above a fence asks of its block:
+ * - `skip: <why>`: not run (the reason is required, and said where a reader sees it);
+ * - `server`: each command starts the server, which must print its ready line;
+ * - `file <name>`: written to the page's folder for the blocks after it, not run;
+ * - `typecheck`: TypeScript that is type-checked but not run (browser or Playwright code).
+ * Without one, a shell block runs against a fresh server and a TypeScript block is type-checked and run.
+ */
+export type DocMarker =
+  | { kind: 'run' }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'server' }
+  | { kind: 'file'; name: string }
+  | { kind: 'typecheck' }
+
+export interface DocBlock {
+  /** The page, relative to the repository: `README.md`, `docs/server.md`. */
+  page: string
+  /** The line of the opening fence, 1-based. */
+  line: number
+  /** The fence's info string: `sh`, `ts`, `json`, `text`, or '' when missing. */
+  language: string
+  marker: DocMarker | { kind: 'unknown'; text: string }
+  code: string
+}
+
+export const SHELL = new Set(['sh', 'bash', 'shell'])
+export const TYPESCRIPT = new Set(['ts', 'typescript'])
+
+function readMarker(text: string | undefined): DocBlock['marker'] {
+  const body = text === undefined ? undefined : /^<!-- doc-test: (.*) -->$/.exec(text.trim())?.[1]?.trim()
+  if (body === undefined) return { kind: 'run' }
+  if (body === 'server' || body === 'typecheck') return { kind: body }
+  const skip = /^skip: (\S.*)$/.exec(body)
+  if (skip?.[1] !== undefined) return { kind: 'skip', reason: skip[1] }
+  const file = /^file ([\w.-]+)$/.exec(body)
+  if (file?.[1] !== undefined) return { kind: 'file', name: file[1] }
+  return { kind: 'unknown', text: body }
+}
+
+/** The fenced blocks of one Markdown page, in order, each with the marker above it. */
+export function readBlocks(root: string, page: string): DocBlock[] {
+  const lines = readFileSync(join(root, page), 'utf8').split('\n')
+  const blocks: DocBlock[] = []
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^```(\S*)\s*$/.exec(lines[index] ?? '')
+    if (open === null) continue
+    const close = lines.findIndex((line, at) => at > index && line.startsWith('```'))
+    if (close === -1) throw new Error(`${page}:${index + 1}: a fence that never closes`)
+    blocks.push({
+      page,
+      line: index + 1,
+      language: open[1] ?? '',
+      marker: readMarker(lines[index - 1]),
+      code: `${lines.slice(index + 1, close).join('\n')}\n`,
+    })
+    index = close
+  }
+  return blocks
+}
+
+/** README.md and every page of docs/, README first. */
+export function docPages(root: string): string[] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+  return ['README.md', ...docs.map((name) => `docs/${name}`)]
+}
+
+/** One command of a shell block, with the `# => text` lines under it: text its output must contain. */
+export interface ShellStep {
+  command: string
+  expected: string[]
+}
+
+/** Splits a shell block into its commands (a trailing `\` continues one), each with its expectations. */
+export function shellSteps(code: string): ShellStep[] {
+  const steps: ShellStep[] = []
+  let pending = ''
+  for (const line of code.split('\n')) {
+    const expected = /^# => (.*)$/.exec(line)?.[1]
+    if (expected !== undefined) {
+      const last = steps.at(-1)
+      if (last === undefined) throw new Error(`"# => ${expected}" comes before any command`)
+      last.expected.push(expected)
+      continue
+    }
+    if (pending === '' && (line.trim() === '' || line.trim().startsWith('#'))) continue
+    pending += `${line}\n`
+    if (!line.endsWith('\\')) {
+      steps.push({ command: pending, expected: [] })
+      pending = ''
+    }
+  }
+  return steps
+}
