@@ -245,11 +245,12 @@ describe('the newcomer path', () => {
     )
   })
 
-  test('11. README tells Jest users the error they meet and what works', () => {
+  test('11. README tells Jest users what works (vitest), and what they meet in either Jest mode', () => {
     const jest = /\*\*Jest\.\*\*([\s\S]*?)\n\n/.exec(readme())?.[1] ?? ''
+    expect(jest).toMatch(/^ Use vitest: /)
     expect(jest).toContain('Must use import to load ES Module')
-    expect(jest).toContain('Use vitest')
-    expect(jest).toContain('NODE_OPTIONS=--experimental-vm-modules')
+    // Checked by hand with Jest 30 in its ESM mode (not a dependency here): the cancel answers 500.
+    expect(jest).toContain('`NODE_OPTIONS=--experimental-vm-modules\nnpx jest`) the modules load, but a cancel answers 500 `internal_error`')
   })
 
   test('12. README keeps to the first ten minutes and links a docs/ page for every reference part', () => {
