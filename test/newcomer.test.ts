@@ -250,7 +250,9 @@ describe('the newcomer path', () => {
     expect(jest).toMatch(/^ Use vitest: /)
     expect(jest).toContain('Must use import to load ES Module')
     // Checked by hand with Jest 30 in its ESM mode (not a dependency here): the cancel answers 500.
-    expect(jest).toContain('`NODE_OPTIONS=--experimental-vm-modules\nnpx jest`) the modules load, but a cancel answers 500 `internal_error`')
+    expect(jest).toContain(
+      '`NODE_OPTIONS=--experimental-vm-modules\nnpx jest`) the modules load, but a cancel answers 500 `internal_error`',
+    )
   })
 
   test('12. README keeps to the first ten minutes and links a docs/ page for every reference part', () => {

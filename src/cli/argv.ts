@@ -1,0 +1,45 @@
+import { FLAGS } from './flags.js'
+
+/** Edits between two words, a swap of two neighbours counting as one, to suggest the flag a typo meant. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  const at = (i: number, j: number) => d[i]?.[j] ?? 0
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1)
+      const row = d[i]
+      if (row !== undefined) row[j] = best
+    }
+  }
+  return at(a.length, b.length)
+}
+
+/** " Did you mean --port?" for the first unknown flag close to a known one, else ''. */
+export function unknownFlagHint(argv: readonly string[]): string {
+  for (const arg of argv) {
+    const name = /^--([^=]+)/.exec(arg)?.[1]
+    if (name === undefined || FLAGS.some((flag) => flag.name === name)) continue
+    const closest = FLAGS.map((flag) => ({ flag, edits: distance(name, flag.name) })).sort((a, b) => a.edits - b.edits)[0]
+    if (closest !== undefined && closest.edits <= Math.max(1, Math.floor(name.length / 3))) return ` Did you mean --${closest.flag.name}?`
+  }
+  return ''
+}
+
+/**
+ * `--seed -1` as `--seed=-1`: node's parseArgs refuses a value that starts with a dash
+ * ("argument is ambiguous"), which hides the real problem from the user.
+ */
+export function joinDashedValues(argv: readonly string[]): string[] {
+  const valued = new Set(FLAGS.filter((flag) => flag.boolean !== true).map((flag) => `--${flag.name}`))
+  const joined: string[] = []
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? ''
+    const next = argv[index + 1]
+    if (valued.has(arg) && next !== undefined && /^-(?!-)/.test(next)) {
+      joined.push(`${arg}=${next}`)
+      index++
+    } else joined.push(arg)
+  }
+  return joined
+}
