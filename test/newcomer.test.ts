@@ -265,6 +265,7 @@ describe('the newcomer path', () => {
       'Scenarios',
       'Error codes',
       'Where the spec is silent',
+      'Running the tests',
       'More',
     ])
     for (const page of docPages(ROOT).slice(1)) expect(readme()).toContain(`](${page})`)
