@@ -2,19 +2,15 @@
 // `npm run size:demo`; docs/performance.md has the figures and what was cut.
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { PAGE_SCRIPT_OPTIONS } from './page-build.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const result = await build({
+  ...PAGE_SCRIPT_OPTIONS,
   entryPoints: [`${root}src/demo/main.ts`],
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
   write: false,
   metafile: true,
   outdir: `${root}dist/demo-size`,
-  logLevel: 'warning',
 })
 const output = Object.values(result.metafile.outputs).find((candidate) => candidate.entryPoint !== undefined)
 const shares = new Map()

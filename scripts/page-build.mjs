@@ -2,17 +2,10 @@
 import { mkdirSync } from 'node:fs'
 import { build } from 'esbuild'
 
+/** How a page's script is bundled: scripts/demo-size.mjs measures with the same options. */
+export const PAGE_SCRIPT_OPTIONS = { bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' }
+
 export async function buildPage(entryPoints, outdir) {
   mkdirSync(outdir, { recursive: true })
-  await build({
-    entryPoints,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    loader: { '.html': 'copy' },
-    outdir,
-    logLevel: 'warning',
-  })
+  await build({ ...PAGE_SCRIPT_OPTIONS, entryPoints, loader: { '.html': 'copy' }, outdir })
 }

@@ -57,24 +57,22 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   if (values['help'] === true) return { kind: 'help' }
   if (values['version'] === true) return { kind: 'version' }
 
+  // The variable a flag falls back to, when it has one ('' for --help and --version).
+  const variableOf = (name: string) => FLAGS.find((flag) => flag.name === name)?.env ?? ''
+  const fromEnv = (name: string) => (variableOf(name) === '' ? undefined : env[variableOf(name)])
   const reader: FlagReader = {
     read(name) {
-      const flag = FLAGS.find((candidate) => candidate.name === name)
       const value = values[name]
-      if (typeof value === 'string') return value
-      return flag?.env ? env[flag.env] : undefined
+      return typeof value === 'string' ? value : fromEnv(name)
     },
     readBoolean(name) {
       if (values[name] === true) return true
-      const flag = FLAGS.find((candidate) => candidate.name === name)
-      const fromEnv = flag?.env ? env[flag.env] : undefined
-      return fromEnv === undefined ? undefined : parseBoolean(fromEnv, flag?.env ?? name)
+      const text = fromEnv(name)
+      return text === undefined ? undefined : parseBoolean(text, variableOf(name))
     },
-    label(name) {
-      const flag = FLAGS.find((candidate) => candidate.name === name)
-      return values[name] === undefined && flag?.env ? flag.env : `--${name}`
-    },
+    label: (name) => (values[name] === undefined && variableOf(name) !== '' ? variableOf(name) : `--${name}`),
   }
+
   const options: SimulatorServerOptions = {}
   readSimulatorFlags(reader, options)
   readServerFlags(reader, options)
