@@ -3,12 +3,18 @@ import { int64Key } from '../int64.js'
 /** Reports the first field at fault in a scenario: it throws. */
 export type Fail = (field: string, problem: string) => never
 
+/**
+ * `{...}` or `Object.create(null)`, made in any realm: a scenario built in a
+ * Jest sandbox, a vm context or an iframe has another `Object.prototype`.
+ * Arrays, Dates, Maps and class instances are not.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return false
   }
   const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
+  if (prototype === null) return true
+  return Object.getPrototypeOf(prototype) === null && Object.prototype.toString.call(value) === '[object Object]'
 }
 
 export function describe(value: unknown): string {
@@ -16,7 +22,9 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value)
-  return `a value of type ${typeof value}`
+  const kind =
+    typeof value === 'object' ? (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name : undefined
+  return typeof kind === 'string' && kind !== '' ? `an instance of ${kind}` : `a value of type ${typeof value}`
 }
 
 export function expectObject(value: unknown, field: string, allowed: readonly string[], fail: Fail): Record<string, unknown> {

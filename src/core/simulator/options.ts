@@ -29,7 +29,8 @@ export interface CheckedOptions {
 
 function toDate(value: Date | string, name: string): Date {
   const date = typeof value === 'string' ? new Date(value) : value
-  if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
+  // Not instanceof: a Date made in another realm (a vm context, an iframe) is a Date too.
+  if (Object.prototype.toString.call(date) !== '[object Date]' || Number.isNaN(date.getTime())) {
     throw new ValidationError(`deprecation.${name}`, `deprecation.${name} must be a valid date, got ${String(value)}.`)
   }
   return date

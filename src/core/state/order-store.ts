@@ -6,7 +6,7 @@ import { int64Value, type Int64Key } from '../int64.js'
 /**
  * The order model: the only place that knows its schema. Ids are canonical
  * decimal strings so that the whole int64 range compares exactly; absent
- * optional fields are `null`.
+ * optional fields are `null`; `position` is where the order stands in the list.
  */
 const orderSchema = v.object({
   id: v.string(),
@@ -15,10 +15,13 @@ const orderSchema = v.object({
   shipDate: v.nullable(v.string()),
   complete: v.nullable(v.boolean()),
   status: v.picklist(['pending', 'shipped', 'cancelled'] satisfies OrderStatus[]),
+  position: v.number(),
 })
 
+type StoredOrder = v.InferOutput<typeof orderSchema>
+
 /** An order as stored. */
-export type OrderRecord = v.InferOutput<typeof orderSchema>
+export type OrderRecord = Omit<StoredOrder, 'position'>
 
 /** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
 interface OrderChange {
@@ -35,7 +38,7 @@ export interface OrderStore {
    * once; the promise settles once the model holds them too.
    */
   replaceAll(records: readonly OrderRecord[]): Promise<void>
-  /** Every order, in insertion order. */
+  /** Every order, in list order. */
   all(): readonly OrderRecord[]
   find(id: Int64Key): OrderRecord | undefined
   /**
@@ -46,16 +49,26 @@ export interface OrderStore {
   change<T>(change: (orders: OrderChange) => Promise<T>): Promise<T>
 }
 
+/** A copy made here, whatever realm `record` comes from (a Jest sandbox, a vm context, an iframe). */
+function storedCopy(record: OrderRecord, position: number): StoredOrder {
+  const { id, petId, quantity, shipDate, complete, status } = record
+  return { id, petId, quantity, shipDate, complete, status, position }
+}
+
 /** Creates an empty, independent order store over its own @msw/data collection. */
 export function createOrderStore(): OrderStore {
   // No sync() extension: each simulator (each browser tab) keeps its own orders.
   const orders = new Collection({ schema: orderSchema })
-  const byId = (id: Int64Key) => new Query<OrderRecord>((order) => order.id === id)
+  /** A record as the collection holds it: our fields, plus its internal keys. */
+  type ModelRecord = NonNullable<ReturnType<typeof orders.findFirst>>
+  const byId = (id: Int64Key) => new Query<StoredOrder>((order) => order.id === id)
   let version = 0
   // Changes run one after another: `tail` settles when the last one has.
   let tail: Promise<unknown> = Promise.resolve()
-  // What a replaceAll put in place while the collection is still being filled.
-  let filling: readonly OrderRecord[] | null = null
+  // What readers see while the model is being written: a replaceAll's orders, then a change's.
+  let filling: readonly StoredOrder[] | null = null
+  let changing: readonly StoredOrder[] | null = null
+  let listed: { version: number; orders: readonly StoredOrder[] } = { version, orders: [] }
 
   function exclusive<T>(change: () => Promise<T>): Promise<T> {
     const run = tail.then(change)
@@ -63,15 +76,37 @@ export function createOrderStore(): OrderStore {
     return run
   }
 
+  /** The model's orders in list order; a replaced record sits at the end of the collection, so the sort is near-linear. */
+  function modelOrders(): readonly StoredOrder[] {
+    if (listed.version !== version) listed = { version, orders: [...orders.all()].sort((a, b) => a.position - b.position) }
+    return listed.orders
+  }
+
+  const view = () => filling ?? changing ?? modelOrders()
+
+  /**
+   * Replaces one record by a new one made from plain values, not by
+   * `Collection.update`: that drafts a `structuredClone` with mutative, which
+   * refuses objects of another realm, and in a Jest sandbox `structuredClone`
+   * is the host's. Readers see the new record at once, in its place.
+   */
+  async function replace(previous: ModelRecord, next: StoredOrder): Promise<void> {
+    const after = modelOrders().map((order) => (order === previous ? next : order))
+    changing = after
+    version++
+    try {
+      await orders.create(next)
+      orders.delete(previous)
+    } finally {
+      if (changing === after) changing = null
+    }
+  }
+
   const committed: OrderChange = {
     find: (id) => orders.findFirst(byId(id)),
     async setStatus(id, status) {
-      await orders.update(byId(id), {
-        data(order) {
-          order.status = status
-        },
-      })
-      version++
+      const previous = orders.findFirst(byId(id))
+      if (previous !== undefined) await replace(previous, { ...storedCopy(previous, previous.position), status })
     },
     remove(id) {
       orders.delete(byId(id))
@@ -82,20 +117,20 @@ export function createOrderStore(): OrderStore {
   return {
     version: () => version,
     replaceAll(records) {
+      const stored = records.map(storedCopy)
       version++
-      filling = records
+      filling = stored
       return exclusive(async () => {
         orders.clear()
         try {
-          // One at a time, so that the collection keeps the scenario's order.
-          for (const record of records) await orders.create({ ...record })
+          for (const record of stored) await orders.create(record)
         } finally {
-          if (filling === records) filling = null
+          if (filling === stored) filling = null
         }
       })
     },
-    all: () => filling ?? orders.all(),
-    find: (id) => (filling === null ? committed.find(id) : filling.find((order) => order.id === id)),
+    all: view,
+    find: (id) => (filling === null && changing === null ? committed.find(id) : view().find((order) => order.id === id)),
     change: (change) => exclusive(() => change(committed)),
   }
 }

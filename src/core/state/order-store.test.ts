@@ -1,0 +1,98 @@
+import { runInNewContext } from 'node:vm'
+import { afterEach, expect, test, vi } from 'vitest'
+import type { OrderStatus } from '../glossary.js'
+import { createOrderStore, type OrderRecord } from './order-store.js'
+
+const order = (id: string, status: OrderStatus = 'pending'): OrderRecord => ({
+  id,
+  petId: '7',
+  quantity: 1,
+  shipDate: null,
+  complete: false,
+  status,
+})
+
+/** Plain objects made in another realm, as a Jest sandbox, a vm context or an iframe makes them. */
+const foreign = <T>(value: T): T => runInNewContext('(json) => JSON.parse(json)')(JSON.stringify(value)) as T
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
+
+test('records made in another node:vm context are stored, changed and listed', async () => {
+  const records = foreign([order('1'), order('2'), order('3', 'shipped')])
+  expect(Object.getPrototypeOf(records[0])).not.toBe(Object.prototype)
+  const store = createOrderStore()
+  await store.replaceAll(records)
+  await store.change((orders) => orders.setStatus('2', 'cancelled'))
+  expect(store.all().map((record) => [record.id, record.status])).toEqual([
+    ['1', 'pending'],
+    ['2', 'cancelled'],
+    ['3', 'shipped'],
+  ])
+  expect(Object.getPrototypeOf(store.find('2'))).toBe(Object.prototype)
+})
+
+test('a status change works when structuredClone hands back objects of another realm, as in a Jest sandbox', async () => {
+  // Jest copies the host's structuredClone into each test's context; @msw/data's update drafts its output with mutative.
+  vi.stubGlobal('structuredClone', (value: unknown) => foreign(value))
+  const store = createOrderStore()
+  await store.replaceAll([order('1'), order('2')])
+  await store.change((orders) => orders.setStatus('1', 'cancelled'))
+  expect(store.find('1')?.status).toBe('cancelled')
+  expect(store.find('2')?.status).toBe('pending')
+})
+
+test('changed orders keep their place in the list', async () => {
+  const store = createOrderStore()
+  await store.replaceAll(['1', '2', '3', '4', '5'].map((id) => order(id)))
+  for (const id of ['4', '2', '5']) await store.change((orders) => orders.setStatus(id, 'cancelled'))
+  expect(store.all().map((record) => `${record.id}:${record.status}`)).toEqual([
+    '1:pending',
+    '2:cancelled',
+    '3:pending',
+    '4:cancelled',
+    '5:cancelled',
+  ])
+})
+
+test('while a change is written, readers see every order once, and never the old state after the new one', async () => {
+  const store = createOrderStore()
+  await store.replaceAll(['1', '2', '3'].map((id) => order(id)))
+  let done = false
+  const change = store
+    .change((orders) => orders.setStatus('2', 'shipped'))
+    .then(() => {
+      done = true
+    })
+  const seen: string[] = []
+  while (!done) {
+    seen.push(
+      store
+        .all()
+        .map((record) => `${record.id}:${record.status}`)
+        .join(' '),
+    )
+    await Promise.resolve()
+  }
+  await change
+  const before = '1:pending 2:pending 3:pending'
+  const after = '1:pending 2:shipped 3:pending'
+  expect(seen.length).toBeGreaterThan(2)
+  expect(seen.slice(seen.indexOf(after))).toEqual(seen.slice(seen.indexOf(after)).map(() => after))
+  expect(seen.every((state) => state === before || state === after)).toBe(true)
+  expect(store.all().map((record) => record.status)).toEqual(['pending', 'shipped', 'pending'])
+})
+
+test('a change the model refuses leaves every order as it was', async () => {
+  const store = createOrderStore()
+  await store.replaceAll([order('1'), order('2')])
+  const before = store.version()
+  // @msw/data prints the schema's complaint before it throws.
+  vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  await expect(store.change((orders) => orders.setStatus('1', 'lost' as OrderStatus))).rejects.toThrow()
+  expect(store.all().map((record) => `${record.id}:${record.status}`)).toEqual(['1:pending', '2:pending'])
+  expect(store.find('1')?.status).toBe('pending')
+  expect(store.version()).toBeGreaterThan(before)
+})
