@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { ErrorCode } from '../src/index.js'
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
+import { createSimulator, ErrorCode } from '../src/index.js'
 import { createControls } from '../src/core/controls/controls.js'
 import { createDispatcher } from '../src/core/dispatch/dispatcher.js'
 import { parseApiBase } from '../src/core/operations/routing.js'
@@ -13,7 +13,11 @@ import { API, KEY } from './support/harness.js'
 
 const server = setupServer()
 beforeAll(() => server.listen(withUnhandledStrategy(server, {}, 'error')))
-afterEach(() => server.resetHandlers())
+afterEach(() => {
+  server.resetHandlers()
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
 afterAll(() => server.close())
 
 test('exports every error code as a stable snake_case constant', () => {
@@ -56,6 +60,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
     },
     change: () => Promise.reject(broken),
   }
+  const reported: unknown[] = []
   server.use(
     ...createHandlers(
       parseApiBase('/v1'),
@@ -71,6 +76,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
         config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },
         fallthrough: false,
         bodyLimit: 1024,
+        report: (error) => reported.push(error),
       }),
     ),
   )
@@ -88,4 +94,79 @@ test('a handler that throws answers 500 internal_error with an Error body and no
     expect(text).not.toMatch(/stack|exploded|secret|\.ts:/)
     expectResponseMatchesContract(method, path, { status: response.status, headers: response.headers, text })
   }
+  // The stack the client never sees goes to the reporter, once per request.
+  expect(reported).toEqual([broken, broken])
+})
+
+/** An environment the simulator cannot work in: the order model gets no record keys, so a cancel cannot be written. */
+function breakRandomUuid(): Error {
+  const broken = new Error('crypto.randomUUID is broken here')
+  vi.spyOn(crypto, 'randomUUID').mockImplementation(() => {
+    throw broken
+  })
+  return broken
+}
+
+const cancel = (query = '') => fetch(`${API}/store/orders/1${query}`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } })
+
+test('an error inside the simulator reaches the onError option once, and the 500 body stays without a stack', async () => {
+  const errors: unknown[] = []
+  const sim = createSimulator({ scenario: 'pending', onError: (error) => errors.push(error) })
+  server.use(...sim.handlers)
+  await sim.reset() // the model holds the orders before the environment breaks
+  const broken = breakRandomUuid()
+
+  const response = await cancel()
+  const text = await response.text()
+
+  expect(response.status).toBe(500)
+  expect(JSON.parse(text)).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 })
+  expect(text).not.toMatch(/broken|randomUUID|\bat\b/)
+  expect(errors).toEqual([broken])
+  expect(sim.requests({ operation: 'cancelOrder', status: 500 })).toHaveLength(1)
+  expect(sim.orders().find((order) => order.id === 1)?.status).toBe('pending')
+})
+
+test('without onError, an error inside the simulator is printed once with console.error, prefixed and with its stack', async () => {
+  const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  const sim = createSimulator({ scenario: 'pending' })
+  server.use(...sim.handlers)
+  await sim.reset() // the model holds the orders before the environment breaks
+  const broken = breakRandomUuid()
+
+  const response = await cancel('?reason=test')
+
+  expect(response.status).toBe(500)
+  expect(printed).toHaveBeenCalledTimes(1)
+  const [line, error] = printed.mock.calls[0] ?? []
+  expect(line).toMatch(
+    /^petstore-orders-simulator: DELETE \/v1\/store\/orders\/1\?reason=test failed inside the simulator and was answered 500 internal_error\./,
+  )
+  expect(error).toBe(broken)
+  expect((error as Error).stack).toContain('crypto.randomUUID is broken here')
+})
+
+test('an onError that throws does not change the answer, and both errors are printed', async () => {
+  const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  const thrown = new Error('reporter failed')
+  const sim = createSimulator({
+    scenario: 'pending',
+    onError: () => {
+      throw thrown
+    },
+  })
+  server.use(...sim.handlers)
+  await sim.reset() // the model holds the orders before the environment breaks
+  const broken = breakRandomUuid()
+
+  const response = await cancel()
+
+  expect(response.status).toBe(500)
+  expect(printed.mock.calls.map((call) => call[1])).toEqual([thrown, broken])
+})
+
+test('an onError that is not a function is refused when the simulator is made', () => {
+  expect(() => createSimulator({ onError: 'console' as unknown as () => void })).toThrow(
+    'Failed to create the simulator: onError must be a function, got string.',
+  )
 })

@@ -1,8 +1,9 @@
-import { errorReply, payloadTooLarge } from '../api-error.js'
+import { ApiError, errorReply, payloadTooLarge } from '../api-error.js'
 import type { Int64Key } from '../int64.js'
 import type { OperationId } from '../operations/registry.js'
 import type { Reply, SimRequest } from '../reply.js'
 import { arrival, elapsedSince, type JournalWriter } from '../state/journal.js'
+import type { ErrorReporter } from './unexpected-error.js'
 
 /** Where one request is recorded, and what it may send. */
 export interface AnswerContext {
@@ -10,6 +11,8 @@ export interface AnswerContext {
   bodyLimit: number
   /** The request found its session dropped and got a fresh one. */
   sessionRecreated: boolean
+  /** Where an error that is not an answer (a bug, a broken environment) is told, since its 500 says nothing. */
+  report: ErrorReporter
 }
 
 /** What the journal says of a request besides its status. */
@@ -37,6 +40,7 @@ export async function answer(
     if (await request.bodyExceeds(context.bodyLimit)) throw payloadTooLarge(context.bodyLimit)
     reply = await produce()
   } catch (error) {
+    if (!(error instanceof ApiError)) context.report(error, request)
     reply = errorReply(error, subject.headers)
   }
   context.journal.record({

@@ -12,6 +12,7 @@ import type { Reply, SimRequest } from '../reply.js'
 import type { JournalWriter } from '../state/journal.js'
 import { answer, type AnswerContext } from './answer.js'
 import { faultAfter, faultInstead, sleep } from './misbehaviour.js'
+import type { ErrorReporter } from './unexpected-error.js'
 
 const EMPTY: Readonly<Record<string, string>> = {}
 
@@ -35,6 +36,8 @@ export interface DispatchContext {
   fallthrough: boolean
   /** Requests declaring a larger body get 413, as the standalone server does. */
   bodyLimit: number
+  /** Told of every error answered 500 `internal_error`. */
+  report: ErrorReporter
 }
 
 /** The service's operations, answered from plain values: what every transport calls. */
@@ -104,11 +107,12 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
 
   /** Where a request is recorded: its instance's journal, or the simulator's own when it reaches none. */
   function answerContext(request: SimRequest): AnswerContext {
+    const { bodyLimit, report } = context
     try {
       const instance = context.instanceFor(request)
-      return { journal: instance.journal, bodyLimit: context.bodyLimit, sessionRecreated: announceRecreated(instance) }
+      return { journal: instance.journal, bodyLimit, sessionRecreated: announceRecreated(instance), report }
     } catch {
-      return { journal: context.journal, bodyLimit: context.bodyLimit, sessionRecreated: false }
+      return { journal: context.journal, bodyLimit, sessionRecreated: false, report }
     }
   }
 
@@ -120,10 +124,15 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     try {
       instance = context.instanceFor(request)
     } catch (error) {
-      const journal = { journal: context.journal, bodyLimit: context.bodyLimit, sessionRecreated: false }
+      const journal = { journal: context.journal, bodyLimit: context.bodyLimit, sessionRecreated: false, report: context.report }
       return answer(journal, request, subject, () => Promise.reject(error))
     }
-    const journal = { journal: instance.journal, bodyLimit: context.bodyLimit, sessionRecreated: announceRecreated(instance) }
+    const journal = {
+      journal: instance.journal,
+      bodyLimit: context.bodyLimit,
+      sessionRecreated: announceRecreated(instance),
+      report: context.report,
+    }
     return answer(journal, request, subject, async () => {
       const { controls } = instance
       const delay = controls.delayFor(definition.id)

@@ -67,6 +67,9 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
   const rateLimit = options.rateLimit === undefined ? null : parseRateLimit(options.rateLimit)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   wholeNumber(bodyLimit, 'bodyLimit', `bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}.`)
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new ValidationError('onError', `onError must be a function, got ${typeof options.onError}.`)
+  }
   const maxSessions = options.sessions?.max ?? DEFAULT_MAX_SESSIONS
   const idleMs = (options.sessions?.idleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 0 || !Number.isFinite(idleMs) || idleMs <= 0) {

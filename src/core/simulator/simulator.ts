@@ -1,6 +1,7 @@
 import { invalidRequest } from '../api-error.js'
 import { assertAuthorized } from '../bearer-auth.js'
 import { createDispatcher } from '../dispatch/dispatcher.js'
+import { errorReporter } from '../dispatch/unexpected-error.js'
 import { mapValidation, type ValidationError } from '../validation-error.js'
 import { createInstanceFactory } from './instance.js'
 import { attachInternals } from './internals.js'
@@ -49,6 +50,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     config: { deprecation: checked.deprecation },
     fallthrough: options.fallthrough ?? false,
     bodyLimit: checked.bodyLimit,
+    report: errorReporter(options.onError),
   })
 
   const view = (sessionId: string | null, fail: FailValidation) => {

@@ -40,6 +40,13 @@ export interface SimulatorOptions {
   faults?: FaultInput[]
   /** Per API key, e.g. `"100/60s"`: then 429 `rate_limited` and RateLimit headers. Off by default. */
   rateLimit?: string | RateLimit
+  /**
+   * Told of every error a request met inside the simulator (a bug, or a
+   * problem of where it runs), which the client only sees as 500
+   * `internal_error` without details. Default: `console.error`, one report per
+   * request, prefixed `petstore-orders-simulator:`, with the error's stack.
+   */
+  onError?: (error: unknown) => void
   /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
   sessions?: { max?: number; idleSeconds?: number }
 }

@@ -23,8 +23,6 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   adminOrigins?: readonly string[]
   /** Receives one line per request (`GET /v1/store/orders 200 1.2ms`); omit it for silence. */
   log?: (line: string) => void
-  /** Receives every unexpected error (a simulator bug) that was answered with 500 `internal_error`. */
-  onError?: (error: unknown) => void
   /** Serve this simulator instead of creating one from the options. */
   simulator?: Simulator
 }
