@@ -32,6 +32,26 @@ test('a consumer outside the repository imports the built package by name and dr
   })
 })
 
+test('a CommonJS consumer require()s the package, ./node and ./server in plain Node.js, outside Jest', () => {
+  const consumer = mkdtempSync(join(tmpdir(), 'petstore-cjs-consumer-'))
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type: 'commonjs', private: true }))
+  mkdirSync(join(consumer, 'node_modules'))
+  symlinkSync(root, join(consumer, 'node_modules/petstore-orders-simulator'), 'dir')
+  symlinkSync(join(root, 'node_modules/msw'), join(consumer, 'node_modules/msw'), 'dir')
+  const script = [
+    "const { createSimulator } = require('petstore-orders-simulator')",
+    "const { setupSimulatorServer } = require('petstore-orders-simulator/node')",
+    "const { startSimulatorServer } = require('petstore-orders-simulator/server')",
+    "const { sim } = setupSimulatorServer({ scenario: 'shipped' })",
+    'console.log(JSON.stringify([createSimulator().orders().length > 0, sim.orders()[0].status, typeof startSimulatorServer]))',
+  ].join('\n')
+  writeFileSync(join(consumer, 'consumer.cjs'), script)
+
+  const output = execFileSync(process.execPath, ['consumer.cjs'], { cwd: consumer, encoding: 'utf8', timeout: 30_000 })
+
+  expect(JSON.parse(output)).toEqual([true, 'shipped', 'function'])
+})
+
 test('petstore-orders-simulator/node hands back a simulator and a setupServer holding its handlers', async () => {
   const { setupSimulatorServer } = await import('../src/node.js')
   const { sim, server } = setupSimulatorServer({ scenario: 'shipped' })
@@ -89,6 +109,9 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './browser',
     './server',
     './vitest',
+    './vite',
+    './jest',
+    './jest-preset',
     './playwright',
     './openapi.json',
     './scenarios/*.json',

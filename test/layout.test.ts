@@ -25,7 +25,7 @@ function modules(): Map<string, string[]> {
 /** The layer of a module, lowest first: each may import only from layers at or below its own. */
 function layer(path: string): number {
   if (path.startsWith('core/') || path.startsWith('contract/')) return 0
-  if (/^transports\/(msw|node|playwright)\//.test(path)) return 1
+  if (/^transports\/(msw|node|playwright|jest)\//.test(path)) return 1
   if (path.startsWith('transports/express/')) return 2
   if (path.startsWith('transports/standalone/')) return 3
   return 4
@@ -41,7 +41,7 @@ test('the core imports no msw, express or node: module, and nothing above it', (
   }
 })
 
-test('imports point down: entry points, then the standalone server, express, then msw, node and playwright, then the core', () => {
+test('imports point down: entry points, then the standalone server, express, then msw, node, playwright and jest, then the core', () => {
   for (const [path, imports] of modules()) {
     for (const specifier of imports.filter((name) => name.endsWith('.ts'))) {
       expect(layer(specifier), `${path} imports ${specifier}`).toBeLessThanOrEqual(layer(path))
@@ -49,7 +49,7 @@ test('imports point down: entry points, then the standalone server, express, the
       if (layer(path) === 1 && layer(specifier) === 1)
         expect(specifier.split('/')[1], `${path} imports ${specifier}`).toBe(path.split('/')[1])
     }
-    if (/^transports\/(node|playwright)\//.test(path))
+    if (/^transports\/(node|playwright|jest)\//.test(path))
       expect(
         imports.filter((name) => /^(msw|express)/.test(name)),
         path,

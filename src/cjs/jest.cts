@@ -1,0 +1,3 @@
+import requireEsm = require('./require-esm.cjs')
+
+export = requireEsm(() => require('../jest.js'))
