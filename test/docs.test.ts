@@ -1,12 +1,12 @@
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { startSimulatorServer } from '../src/server.js'
 import { ROOT } from './support/cli-process.js'
-import { type DocBlock, docPages, readBlocks, SHELL, shellSteps, TYPESCRIPT } from './support/doc-blocks.js'
+import { blockFileName, type DocBlock, docPages, readBlocks, SHELL, shellSteps, TYPESCRIPT, withTestsOf } from './support/doc-blocks.js'
+import { jestProject, packageDir, runJest } from './support/jest-project.js'
 
 // The doc test (issue 17, item 12): every shell and TypeScript block of README.md and docs/ runs here,
 // so a step a newcomer copies cannot fail unnoticed. What "runs" means is said in support/doc-blocks.ts.
@@ -19,8 +19,6 @@ const run = promisify(execFile)
 const WORK = join(ROOT, '.doc-test')
 const STEP = '@@doc-test-step@@'
 const READY = /Petstore simulator ready at \S+/
-// Where the tools are, found as Node finds them: the msw 3 matrix runs this from an overlay folder.
-const packageDir = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
 const PATH = `${join(dirname(packageDir('vitest')), '.bin')}:${process.env['PATH'] ?? ''}`
 const pages = docPages(ROOT).map((page) => ({ page, blocks: readBlocks(ROOT, page) }))
 const allBlocks = pages.flatMap(({ blocks }) => blocks)
@@ -130,7 +128,7 @@ interface VitestReport {
 describe('the TypeScript blocks', () => {
   const folder = join(WORK, 'typescript')
   const files = allBlocks
-    .filter((block) => TYPESCRIPT.has(block.language) && block.marker.kind !== 'skip')
+    .filter((block) => TYPESCRIPT.has(block.language) && (block.marker.kind === 'run' || block.marker.kind === 'typecheck'))
     .map((block, index) => {
       const named = /^\/\/ ([\w.-]+\.ts)\b/.exec(block.code)?.[1] ?? 'block.ts'
       const runs = block.marker.kind === 'run'
@@ -184,5 +182,102 @@ describe('the TypeScript blocks', () => {
       for (const assertion of result?.assertionResults ?? [])
         expect(assertion.status, `${where(block)}: ${assertion.fullName}`).toBe('passed')
     })
+  }
+})
+
+/** README's vitest example: what the other runners' test files take their tests from. */
+const vitestExample = allBlocks.find(
+  (block) => block.page === 'README.md' && block.marker.kind === 'run' && blockFileName(block) === 'orders.test.ts',
+)
+
+/** The files of each `jest <project>` group, in page order, test files completed with the vitest example's tests. */
+function jestProjects(): Map<string, { block: DocBlock; files: Record<string, string> }> {
+  const projects = new Map<string, { block: DocBlock; files: Record<string, string> }>()
+  for (const block of allBlocks) {
+    if (block.marker.kind !== 'jest') continue
+    const name = blockFileName(block)
+    expect(name, `${where(block)}: a Jest block names its file on its first line`).not.toBeNull()
+    const project = projects.get(block.marker.project) ?? { block, files: {} }
+    project.files[name ?? ''] = name?.includes('.test.') ? withTestsOf(block.code, vitestExample?.code ?? '') : block.code
+    projects.set(block.marker.project, project)
+  }
+  return projects
+}
+
+/** README's rule for a package with "type": "module": the config exported, the require line an import. */
+function asEsModules(files: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(files).map(([name, text]) => [
+      name,
+      text
+        .replace('module.exports = ', 'export default ')
+        .replace(
+          "const { setupSimulatorServer } = require('petstore-orders-simulator/node')",
+          "import { setupSimulatorServer } from 'petstore-orders-simulator/node'",
+        ),
+    ]),
+  )
+}
+
+function expectJestPassed(run: Awaited<ReturnType<typeof runJest>>, label: string, tests: number): void {
+  expect(run.code, `${label}: Jest printed\n${run.output}`).toBe(0)
+  expect(run.report?.numFailedTests, label).toBe(0)
+  expect(run.report?.numPassedTests, label).toBe(tests)
+}
+
+describe("README's Jest examples, through the preset", () => {
+  const projects = jestProjects()
+  const testsInExample = [...(vitestExample?.code ?? '').matchAll(/^test\(/gm)].length
+
+  test('there is a CommonJS and a TypeScript project, and README says how a "type": "module" package differs', () => {
+    expect([...projects.keys()].sort()).toEqual(['commonjs', 'typescript'])
+    expect(testsInExample).toBe(2)
+    const jestText = /\*\*Jest 30\.\*\*([\s\S]*?)\*\*node:test\.\*\*/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? ''
+    for (const words of [
+      'export default { preset:',
+      "import { setupSimulatorServer } from\n'petstore-orders-simulator/node'",
+      'NODE_OPTIONS=--experimental-vm-modules npx jest',
+    ])
+      expect(jestText).toContain(words)
+  })
+
+  for (const [project, { block, files }] of projects) {
+    test(`${where(block)}: the ${project} project passes in Jest's default (CommonJS) mode`, async () => {
+      const folder = jestProject(join(WORK, `jest-${project}`), 'commonjs', files)
+      expectJestPassed(await runJest(folder), project, testsInExample)
+    }, 120_000)
+  }
+
+  test("the commonjs project, made ES modules as README says, passes in Jest's ES module mode", async () => {
+    const files = asEsModules(projects.get('commonjs')?.files ?? {})
+    expect(files['orders.test.js']).toMatch(/^\/\/ orders\.test\.js\nimport \{ setupSimulatorServer \}/)
+    const folder = jestProject(join(WORK, 'jest-esm'), 'module', files)
+    expectJestPassed(await runJest(folder, { esm: true }), 'esm', testsInExample)
+  }, 120_000)
+
+  test('the typescript project type-checks, module nodenext (test:package checks it with skipLibCheck off)', async () => {
+    const folder = jestProject(join(WORK, 'jest-typescript-types'), 'commonjs', projects.get('typescript')?.files ?? {})
+    const compilerOptions = { strict: true, module: 'nodenext', target: 'ES2022', noEmit: true, skipLibCheck: true, types: ['node'] }
+    writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }))
+    const tsc = join(packageDir('typescript'), 'bin/tsc')
+    const errors = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    )
+    expect(errors).toBe('')
+  }, 120_000)
+})
+
+describe("README's node:test example", () => {
+  const blocks = allBlocks.filter((block) => block.marker.kind === 'node-test')
+  test('there is one', () => expect(blocks).toHaveLength(1))
+  for (const block of blocks) {
+    test(`${where(block)} passes with node --test`, async () => {
+      const name = blockFileName(block) ?? 'orders.test.mjs'
+      const folder = jestProject(join(WORK, 'node-test'), 'commonjs', { [name]: block.code })
+      const { stdout } = await run(process.execPath, ['--test', name], { cwd: folder, timeout: 60_000 })
+      expect(stdout).toMatch(/\bpass 2\b/)
+      expect(stdout).toMatch(/\bfail 0\b/)
+    }, 60_000)
   }
 })

@@ -6,7 +6,12 @@ import { join } from 'node:path'
  * - `skip: <why>`: not run (the reason is required, and said where a reader sees it);
  * - `server`: each command starts the server, which must print its ready line;
  * - `file <name>`: written to the page's folder for the blocks after it, not run;
- * - `typecheck`: TypeScript that is type-checked but not run (browser or Playwright code).
+ * - `typecheck`: TypeScript that is type-checked but not run (browser or Playwright code);
+ * - `jest <project>`: a file of a Jest project (its config, or a test), named by its first line
+ *   (`// orders.test.js`); a test that has no `test(` of its own takes the tests of README's vitest
+ *   example, from `const API` on. Each project is type-checked where it is TypeScript, and run by Jest;
+ * - `node-test`: run with `node --test`;
+ * - `vitest-browser`: vitest browser mode, run in Chromium by test/package/smoke.mjs (it needs vitest 5).
  * Without one, a shell block runs against a fresh server and a TypeScript block is type-checked and run.
  */
 export type DocMarker =
@@ -15,6 +20,9 @@ export type DocMarker =
   | { kind: 'server' }
   | { kind: 'file'; name: string }
   | { kind: 'typecheck' }
+  | { kind: 'jest'; project: string }
+  | { kind: 'node-test' }
+  | { kind: 'vitest-browser' }
 
 export interface DocBlock {
   /** The page, relative to the repository: `README.md`, `docs/server.md`. */
@@ -33,7 +41,9 @@ export const TYPESCRIPT = new Set(['ts', 'typescript'])
 function readMarker(text: string | undefined): DocBlock['marker'] {
   const body = text === undefined ? undefined : /^<!-- doc-test: (.*) -->$/.exec(text.trim())?.[1]?.trim()
   if (body === undefined) return { kind: 'run' }
-  if (body === 'server' || body === 'typecheck') return { kind: body }
+  if (body === 'server' || body === 'typecheck' || body === 'node-test' || body === 'vitest-browser') return { kind: body }
+  const jest = /^jest ([\w-]+)$/.exec(body)
+  if (jest?.[1] !== undefined) return { kind: 'jest', project: jest[1] }
   const skip = /^skip: (\S.*)$/.exec(body)
   if (skip?.[1] !== undefined) return { kind: 'skip', reason: skip[1] }
   const file = /^file ([\w.-]+)$/.exec(body)
@@ -60,6 +70,19 @@ export function readBlocks(root: string, page: string): DocBlock[] {
     index = close
   }
   return blocks
+}
+
+/** The file a block stands for, from its first line (`// orders.test.js`), or null. */
+export function blockFileName(block: DocBlock): string | null {
+  return /^\/\/ ([\w.-]+\.[cm]?[jt]s)\b/.exec(block.code)?.[1] ?? null
+}
+
+/** A test file of a runner: `header` (a block with no tests) followed by the tests of `example`, from `const API` on. */
+export function withTestsOf(header: string, example: string): string {
+  if (/\btest\(/.test(header)) return header
+  const tests = example.indexOf('const API')
+  if (tests === -1) throw new Error('The vitest example has no "const API" line to take its tests from.')
+  return `${header}\n${example.slice(tests)}`
 }
 
 /** README.md and every page of docs/, README first. */
