@@ -5,7 +5,18 @@ import { promisify } from 'node:util'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { startSimulatorServer } from '../src/server.js'
 import { ROOT } from './support/cli-process.js'
-import { blockFileName, type DocBlock, docPages, readBlocks, SHELL, shellSteps, TYPESCRIPT, withTestsOf } from './support/doc-blocks.js'
+import {
+  asEsModules,
+  blockFileName,
+  type DocBlock,
+  docPages,
+  jestProjects,
+  readBlocks,
+  SHELL,
+  shellSteps,
+  TYPESCRIPT,
+  vitestExample,
+} from './support/doc-blocks.js'
 import { jestProject, packageDir, runJest } from './support/jest-project.js'
 
 // The doc test (issue 17, item 12): every shell and TypeScript block of README.md and docs/ runs here,
@@ -185,40 +196,6 @@ describe('the TypeScript blocks', () => {
   }
 })
 
-/** README's vitest example: what the other runners' test files take their tests from. */
-const vitestExample = allBlocks.find(
-  (block) => block.page === 'README.md' && block.marker.kind === 'run' && blockFileName(block) === 'orders.test.ts',
-)
-
-/** The files of each `jest <project>` group, in page order, test files completed with the vitest example's tests. */
-function jestProjects(): Map<string, { block: DocBlock; files: Record<string, string> }> {
-  const projects = new Map<string, { block: DocBlock; files: Record<string, string> }>()
-  for (const block of allBlocks) {
-    if (block.marker.kind !== 'jest') continue
-    const name = blockFileName(block)
-    expect(name, `${where(block)}: a Jest block names its file on its first line`).not.toBeNull()
-    const project = projects.get(block.marker.project) ?? { block, files: {} }
-    project.files[name ?? ''] = name?.includes('.test.') ? withTestsOf(block.code, vitestExample?.code ?? '') : block.code
-    projects.set(block.marker.project, project)
-  }
-  return projects
-}
-
-/** README's rule for a package with "type": "module": the config exported, the require line an import. */
-function asEsModules(files: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(files).map(([name, text]) => [
-      name,
-      text
-        .replace('module.exports = ', 'export default ')
-        .replace(
-          "const { setupSimulatorServer } = require('petstore-orders-simulator/node')",
-          "import { setupSimulatorServer } from 'petstore-orders-simulator/node'",
-        ),
-    ]),
-  )
-}
-
 function expectJestPassed(run: Awaited<ReturnType<typeof runJest>>, label: string, tests: number): void {
   expect(run.code, `${label}: Jest printed\n${run.output}`).toBe(0)
   expect(run.report?.numFailedTests, label).toBe(0)
@@ -226,8 +203,8 @@ function expectJestPassed(run: Awaited<ReturnType<typeof runJest>>, label: strin
 }
 
 describe("README's Jest examples, through the preset", () => {
-  const projects = jestProjects()
-  const testsInExample = [...(vitestExample?.code ?? '').matchAll(/^test\(/gm)].length
+  const projects = jestProjects(allBlocks)
+  const testsInExample = [...vitestExample(allBlocks).code.matchAll(/^test\(/gm)].length
 
   test('there is a CommonJS and a TypeScript project, and README says how a "type": "module" package differs', () => {
     expect([...projects.keys()].sort()).toEqual(['commonjs', 'typescript'])
@@ -241,8 +218,8 @@ describe("README's Jest examples, through the preset", () => {
       expect(jestText).toContain(words)
   })
 
-  for (const [project, { block, files }] of projects) {
-    test(`${where(block)}: the ${project} project passes in Jest's default (CommonJS) mode`, async () => {
+  for (const [project, { first, files }] of projects) {
+    test(`${where(first)}: the ${project} project passes in Jest's default (CommonJS) mode`, async () => {
       const folder = jestProject(join(WORK, `jest-${project}`), 'commonjs', files)
       expectJestPassed(await runJest(folder), project, testsInExample)
     }, 120_000)

@@ -27,6 +27,7 @@ export function msw3Overlay() {
     'README.md',
     'CHANGELOG.md',
     'LICENSE',
+    'jest-preset.cjs',
     'docs',
     'examples',
   ]) {

@@ -1,34 +1,74 @@
 // Consumer smoke test: the packed tarball installed into fresh projects with a
 // plain `npm install` (no flags), the way a consumer does, on today's tools:
-//   Node 20 (the machine's), msw 2, vitest 4, TypeScript 5.9
-//   Node 24 (from the registry), msw 3, vitest 5, TypeScript 7
-// Each in an ESM package and in the CommonJS one `npm init -y` writes: one
-// msw in the tree, README's vitest example type-checked with
-// skipLibCheck false and run, docs/playwright.md's config and spec
-// type-checked, ./server's types checked without @types/express, and
-// `npx petstore-sim` up.
-// Usage: npm run test:package   (needs the npm registry)
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+//   Node 20 (the machine's), msw 2, vitest 4, TypeScript 5.9, Jest 30
+//   Node 24 (from the registry), msw 3, vitest 5, TypeScript 7, Jest 30, vitest browser mode
+// One install per Node: the project is the CommonJS one `npm init -y` writes,
+// and its subfolders are projects of their own that share its node_modules
+// (esm/ says "type": "module"). README's example for each runner runs there:
+// vitest (ESM and CommonJS), Jest in its CommonJS and ES module modes, with
+// jest-fixed-jsdom and in TypeScript (@swc/jest), node --test, and vitest
+// browser mode in Chromium; tsc checks the examples with skipLibCheck false.
+// Then what a user gets wrong: no preset, plain jsdom, Jest 29, msw 3 on Node 20.
+// Usage: npm run test:package   (needs the npm registry; CHROMIUM_PATH, default /usr/bin/chromium)
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { transformSync } from 'esbuild'
 import { envWithNode, ROOT } from './registry-node.mjs'
 
+const JEST = ['jest@^30', '@types/jest@^30', '@swc/core@^1', '@swc/jest@^0.2', 'jest-fixed-jsdom@^0.0', 'jest-environment-jsdom@^30']
 const CONFIGS = [
   {
     label: 'Node 20, msw 2, vitest 4, TypeScript 5.9',
     node: null,
-    deps: ['msw@^2.12', 'vitest@^4', 'typescript@~5.9', '@types/node@^20', '@playwright/test@^1.50'],
+    deps: ['msw@^2.12', 'vitest@^4', 'typescript@~5.9', '@types/node@^20', '@playwright/test@^1.50', ...JEST],
+    browser: false,
   },
   {
     label: 'Node 24, msw 3, vitest 5, TypeScript 7',
     node: '24',
-    deps: ['msw@^3', 'vitest@^5', 'typescript@^7', '@types/node@^24', '@playwright/test@^1.50'],
+    deps: [
+      'msw@^3',
+      'vitest@^5',
+      'typescript@^7',
+      '@types/node@^24',
+      '@playwright/test@^1.50',
+      ...JEST,
+      '@vitest/browser-playwright@^5',
+      'playwright@^1.50',
+    ],
+    browser: true,
   },
 ]
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const IN_CI = process.env.CI === 'true' || process.env.CI === '1'
 const work = mkdtempSync(join(tmpdir(), 'petstore-smoke-'))
+const started = performance.now()
+/** Test counts per runner, for the summary at the end. */
+const summary = []
+
 const capture = (command, args, options) =>
   execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options })
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`
+
+/** Runs `action`, printing its name and how long it took. */
+async function step(name, action) {
+  const since = performance.now()
+  console.log(`-- ${name}`)
+  const result = await action()
+  console.log(`   (${seconds(since)})`)
+  return result
+}
+
+/** README's fenced blocks, read by the doc test's own reader (TypeScript, compiled here with esbuild). */
+async function readmeBlocks() {
+  const source = readFileSync(join(ROOT, 'test/support/doc-blocks.ts'), 'utf8')
+  const { code } = transformSync(source, { loader: 'ts', format: 'esm' })
+  const docBlocks = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)
+  return { docBlocks, blocks: docBlocks.readBlocks(ROOT, 'README.md') }
+}
 
 console.log('== npm pack ==')
 const tarball = join(work, capture('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT }).trim().split('\n').pop())
@@ -37,10 +77,26 @@ const testFiles = listed.filter((path) => /(^|\/)test\/|\.test\.[cm]?[jt]s$/.tes
 if (testFiles.length > 0) throw new Error(`The tarball holds test files: ${testFiles.join(', ')}`)
 console.log(`${tarball}: ${listed.length} files, none of them tests`)
 
-/** README's vitest example: the ts block that starts with `// orders.test.ts`. */
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-const example = /```ts\n(\/\/ orders\.test\.ts[^\n]*\n[\s\S]*?)```/.exec(readme)?.[1]
-if (example === undefined) throw new Error('README.md has no ts block starting with "// orders.test.ts".')
+const { docBlocks, blocks } = await readmeBlocks()
+const vitestExample = docBlocks.vitestExample(blocks).code
+const jestProjects = docBlocks.jestProjects(blocks)
+const nodeTest = blocks.find((block) => block.marker.kind === 'node-test')
+const browserFiles = Object.fromEntries(
+  blocks
+    .filter((block) => block.marker.kind === 'vitest-browser')
+    .map((block) => {
+      const name = docBlocks.blockFileName(block)
+      return [name, name?.includes('.test.') ? docBlocks.withTestsOf(block.code, vitestExample) : block.code]
+    }),
+)
+for (const [what, found] of [
+  ['a Jest commonjs project', jestProjects.get('commonjs')],
+  ['a Jest typescript project', jestProjects.get('typescript')],
+  ['a node-test block', nodeTest],
+  ['a vitest-browser vitest.config.ts and orders.test.ts', browserFiles['vitest.config.ts'] && browserFiles['orders.test.ts']],
+]) {
+  if (found === undefined) throw new Error(`README.md has no ${what}.`)
+}
 /** docs/playwright.md's example: the ts blocks that start with `// playwright.config.ts` and `// orders.spec.ts`. */
 const playwrightDoc = readFileSync(join(ROOT, 'docs/playwright.md'), 'utf8')
 const playwrightFiles = ['playwright.config', 'orders.spec'].map((name) => {
@@ -61,86 +117,251 @@ console.log(running.url, sim.orders().length)
 await running.close()
 `
 
+/** A folder of the project: a package of its own (its package.json `type`) that resolves from the project's node_modules. */
+function subproject(project, name, type, files) {
+  const folder = join(project, name)
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: `consumer-${name}`, private: true, type }))
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text)
+  return folder
+}
+
+function typecheck(folder, files, module, more = {}) {
+  const compilerOptions = {
+    strict: true,
+    module,
+    moduleResolution: module,
+    target: 'ES2022',
+    noEmit: true,
+    skipLibCheck: false,
+    types: ['node'],
+    ...more,
+  }
+  writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: files }))
+  console.log(`   tsc (${JSON.stringify({ module, ...more })}, skipLibCheck ${compilerOptions.skipLibCheck}): ${files.join(', ')}`)
+}
+
+/** Runs a command that reports tests; throws with its output when it fails. */
+function runTests(label, folder, command, args, env, count) {
+  const result = spawnSync(command, args, { cwd: folder, env, encoding: 'utf8', timeout: 300_000 })
+  const output = `${result.stdout}${result.stderr}`
+  if (result.status !== 0) throw new Error(`${label} failed (exit ${result.status ?? result.signal}):\n${output}`)
+  const passed = count(output, folder)
+  summary.push([label, passed])
+  console.log(`   ${label}: ${passed} passed`)
+}
+
+/** Jest's own count, from its JSON report; every test must have passed. */
+function jestCount(_output, folder) {
+  const report = JSON.parse(readFileSync(join(folder, 'jest-report.json'), 'utf8'))
+  if (report.numFailedTests !== 0 || report.numPassedTests === 0) throw new Error(`Jest in ${folder}: ${JSON.stringify(report)}`)
+  return report.numPassedTests
+}
+const vitestCount = (output) => Number(/Tests\s+(\d+) passed/.exec(stripVTControlCharacters(output))?.[1] ?? 0)
+const nodeTestCount = (output) => Number(/\bpass (\d+)/.exec(output)?.[1] ?? 0)
+const JEST_ARGS = ['jest', '--ci', '--json', '--outputFile=jest-report.json']
+
+/** Runs Jest where it must fail; returns what it printed. */
+function jestFailure(folder, env, args = []) {
+  const result = spawnSync('npx', ['jest', '--ci', ...args], { cwd: folder, env, encoding: 'utf8', timeout: 300_000 })
+  const output = `${result.stdout}${result.stderr}`
+  if (result.status === 0) throw new Error(`Jest passed in ${folder}, where it must fail:\n${output}`)
+  return output
+}
+/** Checks that `output` holds `line`, and not what Jest would have said without it. */
+function expectLine(label, output, line, instead) {
+  if (!output.includes(line) || (instead !== undefined && output.includes(instead)))
+    throw new Error(`${label}: expected the line\n  ${line}\ngot:\n${output}`)
+  console.log(`   ${label}: ${line}`)
+}
+
 for (const config of CONFIGS) {
   const env = envWithNode(config.node)
-  for (const kind of ['esm', 'cjs']) {
-    console.log(`\n== ${config.label}, ${kind === 'esm' ? '"type": "module"' : 'npm init -y ("type": "commonjs")'} ==`)
-    const project = join(work, `${config.node ?? 'machine'}-${kind}`)
-    mkdirSync(project)
-    const sh = (command, args) => capture(command, args, { cwd: project, env })
-    if (kind === 'esm') writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-    else sh('npm', ['init', '-y', '--silent'])
-    console.log(sh('node', ['--version']).trim())
-    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...config.deps])
-    const mswCopies = sh('npm', ['ls', 'msw', '--all', '--parseable']).trim().split('\n').filter(Boolean)
-    if (mswCopies.length !== 1) throw new Error(`Expected one msw, found: ${mswCopies.join(', ')}`)
-    const installed = Object.fromEntries(
-      ['msw', 'vitest', 'typescript'].map((name) => [
-        name,
-        JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version,
-      ]),
-    )
-    console.log(`one msw (${mswCopies[0]}); ${JSON.stringify(installed)}`)
+  console.log(`\n== ${config.label} ==`)
+  const project = join(work, config.node ?? 'machine')
+  mkdirSync(project)
+  const sh = (command, args, options = {}) => capture(command, args, { cwd: project, env, ...options })
+  sh('npm', ['init', '-y', '--silent'])
+  console.log(sh('node', ['--version']).trim())
+  await step(`npm install the tarball, ${config.deps.join(' ')}`, () =>
+    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...config.deps]),
+  )
+  const mswCopies = sh('npm', ['ls', 'msw', '--all', '--parseable']).trim().split('\n').filter(Boolean)
+  if (mswCopies.length !== 1) throw new Error(`Expected one msw, found: ${mswCopies.join(', ')}`)
+  const installed = Object.fromEntries(
+    ['msw', 'vitest', 'typescript', 'jest'].map((name) => [
+      name,
+      JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version,
+    ]),
+  )
+  console.log(`one msw (${mswCopies[0]}); ${JSON.stringify(installed)}`)
+  const typesOfExpress = sh('npm', ['ls', '@types/express', '--parseable']).trim()
+  if (typesOfExpress !== '') throw new Error(`@types/express is installed (${typesOfExpress}): the ./server check would prove nothing`)
 
-    const testFile = kind === 'esm' ? 'orders.test.ts' : 'orders.test.mts'
-    const checkFile = kind === 'esm' ? 'server-types.ts' : 'server-types.mts'
-    writeFileSync(join(project, testFile), example)
-    writeFileSync(join(project, checkFile), serverCheck)
-    const playwrightChecked = playwrightFiles.map(({ name, block }) => {
-      const file = `${name}.${kind === 'esm' ? 'ts' : 'mts'}`
-      writeFileSync(join(project, file), block)
-      return file
-    })
-    const module = kind === 'esm' ? 'NodeNext' : 'node16'
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module,
-          moduleResolution: module,
-          target: 'ES2022',
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-        },
-        include: [testFile, checkFile, ...playwrightChecked],
-      }),
-    )
-    const typesOfExpress = sh('npm', ['ls', '@types/express', '--parseable']).trim()
-    if (typesOfExpress !== '') throw new Error(`@types/express is installed (${typesOfExpress}): the ./server check would prove nothing`)
-    console.log(`tsc (${module}, skipLibCheck false): ${[testFile, checkFile, ...playwrightChecked].join(', ')}`)
-    sh('npx', ['tsc', '-p', 'tsconfig.json'])
-    console.log(`vitest run ${testFile}`)
-    console.log(
-      sh('npx', ['vitest', 'run', testFile])
-        .trim()
-        .split('\n')
-        .filter((line) => /Tests|passed|failed/.test(line))
-        .join('\n'),
+  for (const kind of ['esm', 'cjs']) {
+    await step(
+      `vitest, README's example, ${kind === 'esm' ? 'in a "type": "module" package' : 'in the CommonJS package npm init -y writes'}`,
+      () => {
+        const ext = kind === 'esm' ? 'ts' : 'mts'
+        const files = { [`orders.test.${ext}`]: vitestExample, [`server-types.${ext}`]: serverCheck }
+        for (const { name, block } of playwrightFiles) files[`${name}.${ext}`] = block
+        const folder = subproject(project, `vitest-${kind}`, kind === 'esm' ? 'module' : 'commonjs', files)
+        const module = kind === 'esm' ? 'NodeNext' : 'node16'
+        typecheck(folder, Object.keys(files), module)
+        sh('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: folder })
+        runTests(
+          `vitest ${installed.vitest}, ${kind}, ${config.label}`,
+          folder,
+          'npx',
+          ['vitest', 'run', `orders.test.${ext}`],
+          env,
+          vitestCount,
+        )
+      },
     )
   }
 
-  console.log(`\n== ${config.label}: npx petstore-sim --port 0 ==`)
-  const child = spawn('npx', ['petstore-sim', '--port', '0', '--quiet'], {
-    cwd: join(work, `${config.node ?? 'machine'}-esm`),
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const commonjs = jestProjects.get('commonjs').files
+  await step("Jest, README's CommonJS project (npx jest)", () => {
+    const folder = subproject(project, 'jest-cjs', 'commonjs', commonjs)
+    runTests(`Jest ${installed.jest} CommonJS, ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
+    expectLine(
+      'the same project without the preset',
+      jestFailure(folder, env, ['--config', '{}']),
+      "Add preset: 'petstore-orders-simulator' to your Jest config",
+      'Must use import to load ES Module',
+    )
   })
-  const ready = await new Promise((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`no ready line in 20 s: ${out}`)), 20_000)
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const line = /Petstore simulator ready at .*/.exec(out)
-      if (line) {
-        clearTimeout(timer)
-        resolve(line[0])
+  await step("Jest, README's project made ES modules as README says (NODE_OPTIONS=--experimental-vm-modules npx jest)", () => {
+    const folder = subproject(project, 'jest-esm', 'module', docBlocks.asEsModules(commonjs))
+    const esmEnv = { ...env, NODE_OPTIONS: '--experimental-vm-modules --no-warnings' }
+    runTests(`Jest ${installed.jest} ES modules, ${config.label}`, folder, 'npx', JEST_ARGS, esmEnv, jestCount)
+  })
+  await step("Jest with jest-fixed-jsdom (README's project, testEnvironment added to the preset line)", () => {
+    const jsdomConfig = "module.exports = { preset: 'petstore-orders-simulator', testEnvironment: 'jest-fixed-jsdom' }\n"
+    if (!commonjs['jest.config.js'].includes("module.exports = { preset: 'petstore-orders-simulator' }"))
+      throw new Error("README's jest.config.js is no longer the one line this step adds testEnvironment to.")
+    const folder = subproject(project, 'jest-jsdom', 'commonjs', { ...commonjs, 'jest.config.js': jsdomConfig })
+    runTests(`Jest ${installed.jest} jest-fixed-jsdom, ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
+    expectLine(
+      'the same with plain jest-environment-jsdom',
+      jestFailure(folder, env, ['--testEnvironment', 'jsdom']),
+      "this test environment has no Fetch API (Request is not defined), which msw needs; jest-environment-jsdom takes it away. Use testEnvironment: 'jest-fixed-jsdom'",
+    )
+  })
+  await step("Jest in TypeScript, README's project (@swc/jest), type-checked for @jest/globals and for @types/jest globals", () => {
+    const globalsTest = `import { setupSimulatorServer } from 'petstore-orders-simulator/node'
+import 'petstore-orders-simulator/jest'
+
+const { sim } = setupSimulatorServer({ scenario: 'pending' })
+test('the matcher is typed on the globals of @types/jest', () => {
+  expect(sim).not.toHaveReceived({ operation: 'listOrders' }, { times: 1 })
+  // @ts-expect-error: times is a number
+  expect(() => expect(sim).toHaveReceived({}, { times: 'twice' })).toThrow()
+})
+`
+    const files = { ...jestProjects.get('typescript').files, 'globals.test.ts': globalsTest }
+    const folder = subproject(project, 'jest-typescript', 'commonjs', files)
+    typecheck(folder, ['orders.test.ts'], 'nodenext')
+    sh('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: folder })
+    writeFileSync(
+      join(folder, 'tsconfig.globals.json'),
+      readFileSync(join(folder, 'tsconfig.json'), 'utf8')
+        .replace('["node"]', '["node","jest"]')
+        .replace('["orders.test.ts"]', '["globals.test.ts"]'),
+    )
+    console.log('   tsc (nodenext, skipLibCheck false, types node and jest): globals.test.ts')
+    sh('npx', ['tsc', '-p', 'tsconfig.globals.json'], { cwd: folder })
+    runTests(`Jest ${installed.jest} TypeScript (@swc/jest), ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
+  })
+  await step("node --test, README's example", () => {
+    const name = docBlocks.blockFileName(nodeTest)
+    const folder = subproject(project, 'node-test', 'commonjs', { [name]: nodeTest.code })
+    runTests(
+      `node --test (Node ${sh('node', ['--version']).trim()}), ${config.label}`,
+      folder,
+      'node',
+      ['--test', name],
+      env,
+      nodeTestCount,
+    )
+  })
+  if (config.browser) {
+    await step("vitest browser mode in Chromium, README's config and tests", () => {
+      if (!existsSync(CHROMIUM)) {
+        const reason = `no browser at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`
+        if (IN_CI) throw new Error(`CI is set but there is ${reason}.`)
+        console.warn(`   Skipped: ${reason}. In CI it never skips.`)
+        summary.push([`vitest ${installed.vitest} browser mode, ${config.label}`, 'skipped: no browser'])
+        return
       }
+      const folder = subproject(project, 'vitest-browser', 'module', browserFiles)
+      // As a Vite project's tsconfig says. skipLibCheck: the Jest install of this project brings @types/jsdom,
+      // whose declarations clash with TypeScript 7's DOM library; a browser-mode project holds neither Jest nor jsdom.
+      typecheck(folder, ['vitest.config.ts', 'orders.test.ts'], 'ESNext', {
+        moduleResolution: 'Bundler',
+        lib: ['ES2022', 'DOM'],
+        skipLibCheck: true,
+      })
+      sh('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: folder })
+      const browserEnv = { ...env, CHROMIUM_PATH: CHROMIUM }
+      runTests(
+        `vitest ${installed.vitest} browser mode (Chromium), ${config.label}`,
+        folder,
+        'npx',
+        ['vitest', 'run'],
+        browserEnv,
+        vitestCount,
+      )
+    })
+  }
+
+  await step('npx petstore-sim --port 0', () => {
+    const child = spawn('npx', ['petstore-sim', '--port', '0', '--quiet'], {
+      cwd: project,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    return new Promise((resolve, reject) => {
+      let out = ''
+      const timer = setTimeout(() => reject(new Error(`no ready line in 20 s: ${out}`)), 20_000)
+      child.stdout.on('data', (chunk) => {
+        out += chunk
+        const line = /Petstore simulator ready at .*/.exec(out)
+        if (line) {
+          clearTimeout(timer)
+          process.kill(-child.pid, 'SIGTERM')
+          console.log(`   ${line[0]}`)
+          resolve()
+        }
+      })
     })
   })
-  process.kill(-child.pid, 'SIGTERM')
-  console.log(ready)
 }
-console.log(`\nConsumer smoke test passed (${work}).`)
+
+console.log('\n== What a Jest user can get wrong: Jest 29, then msw 3 on Node 20 ==')
+{
+  const project = join(work, 'unsupported')
+  mkdirSync(project)
+  const sh = (command, args) => capture(command, args, { cwd: project })
+  sh('npm', ['init', '-y', '--silent'])
+  writeFileSync(join(project, 'jest.config.js'), jestProjects.get('commonjs').files['jest.config.js'])
+  writeFileSync(join(project, 'orders.test.js'), jestProjects.get('commonjs').files['orders.test.js'])
+  await step('npm install jest@29 msw@^2.12 and the tarball', () =>
+    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, 'jest@29', 'msw@^2.12']),
+  )
+  expectLine(
+    'Jest 29',
+    jestFailure(project, process.env),
+    'petstore-orders-simulator: the Jest preset needs Jest 30 or newer, and this is Jest 29.',
+  )
+  await step('npm install jest@30 msw@^3 (on Node 20)', () =>
+    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'jest@30', 'msw@^3']),
+  )
+  expectLine('msw 3 on Node 20', jestFailure(project, process.env), 'needs Node.js 22.12 or newer, and this is Node.js 20.')
+}
+
+console.log('\n== Tests passed, by runner ==')
+for (const [label, passed] of summary) console.log(`${String(passed).padStart(3)}  ${label}`)
+console.log(`\nConsumer smoke test passed in ${seconds(started)} (${work}).`)

@@ -85,6 +85,39 @@ export function withTestsOf(header: string, example: string): string {
   return `${header}\n${example.slice(tests)}`
 }
 
+/** README's vitest example: the file the other runners take their tests from. */
+export function vitestExample(blocks: readonly DocBlock[]): DocBlock {
+  const example = blocks.find(
+    (block) => block.page === 'README.md' && block.marker.kind === 'run' && blockFileName(block) === 'orders.test.ts',
+  )
+  if (example === undefined) throw new Error('README.md has no TypeScript block that starts with "// orders.test.ts" and runs.')
+  return example
+}
+
+/** The files of each `jest <project>` group, in page order, test files completed with the vitest example's tests. */
+export function jestProjects(blocks: readonly DocBlock[]): Map<string, { first: DocBlock; files: Record<string, string> }> {
+  const example = vitestExample(blocks).code
+  const projects = new Map<string, { first: DocBlock; files: Record<string, string> }>()
+  for (const block of blocks) {
+    if (block.marker.kind !== 'jest') continue
+    const name = blockFileName(block)
+    if (name === null) throw new Error(`${block.page}:${block.line}: a Jest block names its file on its first line`)
+    const project = projects.get(block.marker.project) ?? { first: block, files: {} }
+    project.files[name] = name.includes('.test.') ? withTestsOf(block.code, example) : block.code
+    projects.set(block.marker.project, project)
+  }
+  return projects
+}
+
+/** README's rule for a package with "type": "module": the Jest config exported, the require line an import. */
+export function asEsModules(files: Readonly<Record<string, string>>): Record<string, string> {
+  const required = "const { setupSimulatorServer } = require('petstore-orders-simulator/node')"
+  const imported = "import { setupSimulatorServer } from 'petstore-orders-simulator/node'"
+  return Object.fromEntries(
+    Object.entries(files).map(([name, text]) => [name, text.replace('module.exports = ', 'export default ').replace(required, imported)]),
+  )
+}
+
 /** README.md and every page of docs/, README first. */
 export function docPages(root: string): string[] {
   const docs = readdirSync(join(root, 'docs'))
