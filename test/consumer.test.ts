@@ -10,13 +10,19 @@ import { expect, test, vi } from 'vitest'
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 
-test('a consumer outside the repository imports the built package by name and drives it through its own setupServer', () => {
-  expect(existsSync(join(root, 'dist/src/index.js')), 'run "npm run build" first (npm test does)').toBe(true)
-  const consumer = mkdtempSync(join(tmpdir(), 'petstore-consumer-'))
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type: 'module', private: true }))
+/** A folder outside the repository, a package of `type` with this package and msw linked into node_modules. */
+function linkedConsumer(type: 'module' | 'commonjs'): string {
+  const consumer = mkdtempSync(join(tmpdir(), `petstore-consumer-${type}-`))
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type, private: true }))
   mkdirSync(join(consumer, 'node_modules'))
   symlinkSync(root, join(consumer, 'node_modules/petstore-orders-simulator'), 'dir')
   symlinkSync(join(root, 'node_modules/msw'), join(consumer, 'node_modules/msw'), 'dir')
+  return consumer
+}
+
+test('a consumer outside the repository imports the built package by name and drives it through its own setupServer', () => {
+  expect(existsSync(join(root, 'dist/src/index.js')), 'run "npm run build" first (npm test does)').toBe(true)
+  const consumer = linkedConsumer('module')
   copyFileSync(join(root, 'test/fixtures/consumer.mjs'), join(consumer, 'consumer.mjs'))
 
   const output = execFileSync(process.execPath, ['consumer.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 30_000 })
@@ -33,11 +39,7 @@ test('a consumer outside the repository imports the built package by name and dr
 })
 
 test('a CommonJS consumer require()s the package, ./node and ./server in plain Node.js, outside Jest', () => {
-  const consumer = mkdtempSync(join(tmpdir(), 'petstore-cjs-consumer-'))
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type: 'commonjs', private: true }))
-  mkdirSync(join(consumer, 'node_modules'))
-  symlinkSync(root, join(consumer, 'node_modules/petstore-orders-simulator'), 'dir')
-  symlinkSync(join(root, 'node_modules/msw'), join(consumer, 'node_modules/msw'), 'dir')
+  const consumer = linkedConsumer('commonjs')
   const script = [
     "const { createSimulator } = require('petstore-orders-simulator')",
     "const { setupSimulatorServer } = require('petstore-orders-simulator/node')",
