@@ -97,3 +97,24 @@ test("Jest's toHaveReceived fails with the same messages as vitest's", async () 
   ])
   expect(inJest[0]).toMatch(/^Expected the simulator to have received \{"operation":"cancelOrder","orderId":"1"\} 1 time; 0 matched\./)
 }, 120_000)
+
+test("in Jest's ES module mode, one setupFilesAfterEnv entry from petstore-orders-simulator/jest registers the matcher", async () => {
+  const source = `import { setupSimulatorServer } from 'petstore-orders-simulator/node'
+
+const { sim, server } = setupSimulatorServer({ scenario: 'shipped' })
+beforeAll(() => server.listen())
+afterAll(() => server.close())
+test('a shipped order is not cancelled, and the matcher says so', async () => {
+  const response = await fetch('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE', headers: { Authorization: 'Bearer petstore-test-key' } })
+  expect(response.status).toBe(409)
+  expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1, status: 409 }, { times: 1 })
+})
+`
+  const folder = jestProject(join(WORK, 'jest-setup-file'), 'module', {
+    'jest.config.js': "export default { setupFilesAfterEnv: ['petstore-orders-simulator/jest'] }\n",
+    'orders.test.js': source,
+  })
+  const run = await runJest(folder, { esm: true })
+  expect(run.code, run.output).toBe(0)
+  expect(run.report?.numPassedTests).toBe(1)
+}, 120_000)

@@ -1,3 +1,0 @@
-import requireEsm = require('./require-esm.cjs')
-
-export = requireEsm(() => require('../jest.js'))
