@@ -89,10 +89,63 @@ test('a change the model refuses leaves every order as it was', async () => {
   const store = createOrderStore()
   await store.replaceAll([order('1'), order('2')])
   const before = store.version()
-  // @msw/data prints the schema's complaint before it throws.
-  vi.spyOn(console, 'error').mockImplementation(() => undefined)
   await expect(store.change((orders) => orders.setStatus('1', 'lost' as OrderStatus))).rejects.toThrow()
   expect(store.all().map((record) => `${record.id}:${record.status}`)).toEqual(['1:pending', '2:pending'])
   expect(store.find('1')?.status).toBe('pending')
-  expect(store.version()).toBeGreaterThan(before)
+  // Refused before it was shown: nothing built from the orders went stale.
+  expect(store.version()).toBe(before)
+})
+
+/** Every state readers saw while `write` ran, a microtask apart, with the version each was seen at. */
+async function watch(store: ReturnType<typeof createOrderStore>, write: Promise<unknown>): Promise<{ version: number; orders: string }[]> {
+  let done = false
+  const settled = write.then(
+    () => undefined,
+    () => undefined,
+  )
+  void settled.then(() => {
+    done = true
+  })
+  const seen: { version: number; orders: string }[] = []
+  while (!done) {
+    seen.push({
+      version: store.version(),
+      orders: store
+        .all()
+        .map((record) => `${record.id}:${record.status}`)
+        .join(' '),
+    })
+    await Promise.resolve()
+  }
+  return seen
+}
+
+test('a write the model fails to store leaves the orders as they were, at a new version', async () => {
+  const store = createOrderStore()
+  await store.replaceAll([order('1'), order('2')])
+  vi.spyOn(crypto, 'randomUUID').mockImplementation(() => {
+    throw new Error('no record keys here')
+  })
+  const write = store.change((orders) => orders.setStatus('1', 'cancelled'))
+  const seen = await watch(store, write)
+  await expect(write).rejects.toThrow('no record keys here')
+
+  expect(store.all().map((record) => record.status)).toEqual(['pending', 'pending'])
+  // A reader that built something from the cancel (the list body is cached by version) must see it is stale.
+  const sawCancel = seen.filter((state) => state.orders.includes('cancelled'))
+  expect(sawCancel.length).toBeGreaterThan(0)
+  for (const state of sawCancel) expect(state.version).not.toBe(store.version())
+})
+
+test('two writes of one change compose: readers never see the second without the first, nor an order twice', async () => {
+  const store = createOrderStore()
+  await store.replaceAll(['1', '2', '3'].map((id) => order(id)))
+  const write = store.change((orders) => Promise.all([orders.setStatus('1', 'cancelled'), orders.setStatus('2', 'shipped')]))
+  const seen = await watch(store, write)
+  await write
+
+  for (const { orders } of seen) expect(orders.split(' ').map((entry) => entry.split(':')[0])).toEqual(['1', '2', '3'])
+  expect(seen.some((state) => state.orders.includes('2:shipped'))).toBe(true)
+  for (const { orders } of seen.filter((state) => state.orders.includes('2:shipped'))) expect(orders).toContain('1:cancelled')
+  expect(store.all().map((record) => record.status)).toEqual(['cancelled', 'shipped', 'pending'])
 })

@@ -91,12 +91,18 @@ export function createOrderStore(): OrderStore {
    * is the host's. Readers see the new record at once, in its place.
    */
   async function replace(previous: ModelRecord, next: StoredOrder): Promise<void> {
-    const after = modelOrders().map((order) => (order === previous ? next : order))
+    // Checked before anyone sees it: a record the model refuses is never shown, not even for a moment.
+    v.parse(orderSchema, next)
+    const after = (changing ?? modelOrders()).map((order) => (order.id === previous.id ? next : order))
     changing = after
     version++
     try {
       await orders.create(next)
       orders.delete(previous)
+    } catch (error) {
+      // What was built from the overlay (a list body, a sorted copy) is stale again.
+      version++
+      throw error
     } finally {
       if (changing === after) changing = null
     }
@@ -117,7 +123,7 @@ export function createOrderStore(): OrderStore {
   return {
     version: () => version,
     replaceAll(records) {
-      const stored = records.map(storedCopy)
+      const stored = records.map((record, position) => storedCopy(record, position))
       version++
       filling = stored
       return exclusive(async () => {
