@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { startSimulatorServer } from '../src/server.js'
 import { KEY } from './support/harness.js'
@@ -76,6 +76,31 @@ describe('answers that are ours', () => {
     expect(text).not.toMatch(/secret|<html|at /i)
     // The operator's log gets the error the client never sees.
     expect(errors).toEqual([expect.objectContaining({ message: 'secret stack' })])
+  })
+
+  test('without onError, what fails inside the server is printed once with console.error, and the client gets no stack', async () => {
+    const sim = createSimulator()
+    const throwing = {
+      ...sim,
+      handlers: [
+        http.get('*/v1/boom', () => {
+          throw new Error('secret stack')
+        }),
+        ...sim.handlers,
+      ],
+    }
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const { origin } = await serve({ simulator: throwing }, 'express')
+      const response = await fetch(`${origin}/v1/boom?x=1`)
+      expect(response.status).toBe(500)
+      expect(await response.text()).not.toMatch(/secret/)
+      expect(printed).toHaveBeenCalledTimes(1)
+      expect(printed.mock.calls[0]?.[0]).toMatch(/^petstore-orders-simulator: GET \/v1\/boom\?x=1 failed inside the simulator/)
+      expect(printed.mock.calls[0]?.[1]).toMatchObject({ message: 'secret stack' })
+    } finally {
+      printed.mockRestore()
+    }
   })
 
   test('a handler answering Response.error() resets the connection, and the server keeps serving', async () => {

@@ -1,7 +1,5 @@
-import type { SimRequest } from '../reply.js'
-
 /** Tells someone about an error that a request met and that was answered 500 `internal_error` without details. */
-export type ErrorReporter = (error: unknown, request: SimRequest) => void
+export type ErrorReporter = (error: unknown, request: { readonly method: string; readonly target: string }) => void
 
 /** How much of a request's target the console line repeats: the target itself is bounded only by the header limit. */
 const TARGET_SHOWN = 200

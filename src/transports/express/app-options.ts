@@ -23,7 +23,7 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   adminOrigins?: readonly string[]
   /** Receives one line per request (`GET /v1/store/orders 200 1.2ms`); omit it for silence. */
   log?: (line: string) => void
-  /** Serve this simulator instead of creating one from the options. */
+  /** Serve this simulator instead of creating one from the options; what it fails at goes to its own `onError`. */
   simulator?: Simulator
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import express, { type ErrorRequestHandler, type Request as ExpressRequest, type RequestHandler } from 'express'
 import { ApiError } from '../../core/api-error.js'
+import { errorReporter } from '../../core/dispatch/unexpected-error.js'
 import { ErrorCode } from '../../core/error-codes.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { arrival, elapsedSince, type Arrival } from '../../core/state/journal.js'
@@ -66,6 +67,8 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
   const { sim, basePath } = simulatorFor(options)
   const internals = internalsOf(sim)
   const admin = options.admin ?? true
+  // What the server itself fails at; what the simulator fails at, its own onError is told.
+  const report = errorReporter(options.onError)
   const app = express()
   app.disable('x-powered-by')
   app.set('etag', false)
@@ -129,11 +132,11 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
       return
     }
     const answer = error instanceof ApiError ? error : clientError(error)
-    if (answer === null) options.onError?.(error)
+    if (answer === null) report(error, { method: req.method, target: req.originalUrl })
     recordInJournal(req, answer?.status ?? 500, res.locals['arrival'] as Arrival)
     sendError(res, answer ?? error)
   }
   app.use(onError)
-  const listener = createFrontDoor({ dispatcher: internals.dispatcher, app, admin, log, onError: options.onError, hostCheck })
+  const listener = createFrontDoor({ dispatcher: internals.dispatcher, app, admin, log, report, hostCheck })
   return { app, sim, listener }
 }

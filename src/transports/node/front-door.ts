@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http'
 import type { ApiError } from '../../core/api-error.js'
 import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
+import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { isAdminPath, logWhenFinished, NodeRequest, pathUrl, sendError, sendReply, setCorsHeaders, targetError } from './node-edge.js'
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
@@ -19,8 +20,8 @@ export interface FrontDoorOptions {
   /** Whether the admin API is on: under `ADMIN_PREFIX`, it wins over the API's base, as in the express app. */
   admin: boolean
   log?: ((line: string) => void) | undefined
-  /** Receives an unexpected error (a simulator bug) that was answered with 500. */
-  onError?: ((error: unknown) => void) | undefined
+  /** Told of an unexpected error (a simulator bug) that was answered with 500. */
+  report: ErrorReporter
   /** Checks the Host header first: a refused one is answered before anything else runs. */
   hostCheck: (header: string | undefined) => ApiError | null
 }
@@ -32,7 +33,7 @@ export interface FrontDoorOptions {
  * built, no express middleware runs. Everything else goes to the express
  * app, which answers the API too (through msw), identically.
  */
-export function createFrontDoor({ dispatcher, app, admin, log, onError, hostCheck }: FrontDoorOptions): RequestListener {
+export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck }: FrontDoorOptions): RequestListener {
   return (req, res) => {
     const refused = hostCheck(req.headers.host) ?? targetError(req.url)
     if (refused !== null) {
@@ -61,7 +62,7 @@ export function createFrontDoor({ dispatcher, app, admin, log, onError, hostChec
     reply.then(
       (answer) => sendReply(res, answer),
       (error: unknown) => {
-        onError?.(error)
+        report(error, { method: req.method ?? '', target: req.url ?? '' })
         if (!res.headersSent) sendError(res, error)
       },
     )

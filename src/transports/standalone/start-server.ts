@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
+import { errorReporter, type ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { simulatorFor, type InternalAppOptions, type SimulatorAppOptions } from '../express/app-options.js'
 import type { Simulator } from '../msw/msw-simulator.js'
@@ -63,14 +64,14 @@ export const DEFAULT_HOST = '127.0.0.1'
  * A server that only answers the API never loads express, which saves memory
  * and start-up time (docs/performance.md).
  */
-function lazyExpressApp(options: InternalAppOptions): RequestListener {
+function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter): RequestListener {
   let app: Promise<RequestListener> | undefined
   return (req, res) => {
     app ??= import('../express/express-app.js').then(({ createSimulatorApp }) => createSimulatorApp(options).app)
     app.then(
       (listener) => listener(req, res),
       (error: unknown) => {
-        options.onError?.(error)
+        report(error, { method: req.method ?? '', target: req.url ?? '' })
         sendError(res, error)
       },
     )
@@ -95,12 +96,14 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
     shutdown: shutdown.signal,
   }
   const { dispatcher } = internalsOf(sim)
+  // What the server itself fails at; what the simulator fails at, its own onError is told.
+  const report = errorReporter(options.onError)
   const listener = createFrontDoor({
     dispatcher,
-    app: lazyExpressApp(appOptions),
+    app: lazyExpressApp(appOptions, report),
     admin,
     log: options.log,
-    onError: options.onError,
+    report,
     hostCheck,
   })
   return new Promise((resolve, reject) => {
