@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { getResponse } from 'msw'
 import { expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import '../src/vitest.js'
@@ -25,7 +26,7 @@ test('Jest without the preset stops at one line that names the line to add', asy
   const run = await runJest(folder)
   expect(run.code).toBe(1)
   expect(run.output).toContain(
-    'petstore-orders-simulator: Jest loads it, msw and their ES modules only through its preset. Add preset: \'petstore-orders-simulator\' to your Jest config (jest.config.js, or "jest" in package.json).',
+    'petstore-orders-simulator: Jest loads it, msw and their ES modules only through its preset. Add preset: \'petstore-orders-simulator\' to your Jest config (jest.config.js, or "jest" in package.json), and leave transformIgnorePatterns to it.',
   )
   expect(run.output).not.toContain('Must use import to load ES Module')
 }, 120_000)
@@ -51,7 +52,7 @@ test('the project setup ran, the matcher is there, and jest.mock is hoisted abov
 }, 120_000)
 
 const MESSAGES =
-  "const { createSimulator } = require('petstore-orders-simulator')\n" +
+  "const { createSimulator } = require('petstore-orders-simulator')\nconst { getResponse } = require('msw')\n" +
   `
 const failureOf = (assert) => {
   try {
@@ -61,10 +62,11 @@ const failureOf = (assert) => {
   }
   return 'passed'
 }
-test('writes the failure messages of toHaveReceived', () => {
+test('writes the failure messages of toHaveReceived', async () => {
   const sim = createSimulator({ scenario: 'pending' })
+  await getResponse([...sim.handlers], new Request('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE' }))
   const messages = [
-    failureOf(() => expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1 }, { times: 1 })),
+    failureOf(() => expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1, status: 204 }, { times: 1 })),
     failureOf(() => expect(sim).not.toHaveReceived()),
     failureOf(() => expect({}).toHaveReceived()),
   ]
@@ -82,6 +84,7 @@ test("Jest's toHaveReceived fails with the same messages as vitest's", async () 
   const inJest = JSON.parse(readFileSync(join(folder, 'messages.json'), 'utf8')) as string[]
 
   const sim = createSimulator({ scenario: 'pending' })
+  await getResponse([...sim.handlers], new Request('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE' }))
   const failureOf = (assert: () => void) => {
     try {
       assert()
@@ -91,11 +94,16 @@ test("Jest's toHaveReceived fails with the same messages as vitest's", async () 
     return 'passed'
   }
   expect(inJest).toEqual([
-    failureOf(() => expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1 }, { times: 1 })),
+    failureOf(() => expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1, status: 204 }, { times: 1 })),
     failureOf(() => expect(sim).not.toHaveReceived()),
     failureOf(() => expect({}).toHaveReceived()),
   ])
-  expect(inJest[0]).toMatch(/^Expected the simulator to have received \{"operation":"cancelOrder","orderId":"1"\} 1 time; 0 matched\./)
+  expect(inJest[0]).toMatch(
+    /^Expected the simulator to have received \{"operation":"cancelOrder","orderId":"1","status":204\} 1 time; 0 matched\./,
+  )
+  expect(inJest[0]).toContain('DELETE /v1/store/orders/1 -> 401 (cancelOrder)')
+  expect(inJest[1]).toMatch(/^Expected the simulator not to have received \{\}; 1 matched\./)
+  expect(inJest[2]).toBe('toHaveReceived expects a simulator or one of its sessions (createSimulator(), sim.session(id)).')
 }, 120_000)
 
 test("in Jest's ES module mode, one setupFilesAfterEnv entry from petstore-orders-simulator/jest registers the matcher", async () => {

@@ -153,5 +153,7 @@ describe('expect(sim).toHaveReceived(filter, { times }) from petstore-orders-sim
       'Expected the simulator not to have received {"status":204}; 1 matched.',
     )
     expect(() => expect({}).toHaveReceived()).toThrow('toHaveReceived expects a simulator')
+    // Not a pass in disguise: what is no simulator is an error either way.
+    expect(() => expect({}).not.toHaveReceived()).toThrow('toHaveReceived expects a simulator')
   })
 })

@@ -1,6 +1,6 @@
 /** What Jest without its preset says of an ES module (Node.js's own wording is "require() of ES Module"). */
 const JEST_WITHOUT_PRESET = /^Must use import to load ES Module/
-/** What msw says on loading where the Fetch API is missing, as in jest-environment-jsdom. */
+/** What msw says on loading where Node's web globals are missing, as in jest-environment-jsdom. */
 const NO_FETCH_API = /^(Request|Response|Headers|fetch|TextEncoder|ReadableStream|BroadcastChannel) is not defined$/
 
 /**
@@ -17,12 +17,12 @@ function requireEsm(load: () => unknown): unknown {
     const message = (error as { message?: unknown } | null)?.message
     if (typeof message === 'string' && JEST_WITHOUT_PRESET.test(message)) {
       throw new Error(
-        'petstore-orders-simulator: Jest loads it, msw and their ES modules only through its preset. Add preset: \'petstore-orders-simulator\' to your Jest config (jest.config.js, or "jest" in package.json).',
+        'petstore-orders-simulator: Jest loads it, msw and their ES modules only through its preset. Add preset: \'petstore-orders-simulator\' to your Jest config (jest.config.js, or "jest" in package.json), and leave transformIgnorePatterns to it.',
       )
     }
     if (typeof message === 'string' && NO_FETCH_API.test(message) && typeof document !== 'undefined') {
       throw new Error(
-        `petstore-orders-simulator: this test environment has no Fetch API (${message}), which msw needs; jest-environment-jsdom takes it away. Use testEnvironment: 'jest-fixed-jsdom' (npm install --save-dev jest-fixed-jsdom).`,
+        `petstore-orders-simulator: this test environment lacks the Fetch API and web globals msw needs (${message}); jest-environment-jsdom takes them away. Use testEnvironment: 'jest-fixed-jsdom' (npm install --save-dev jest-fixed-jsdom).`,
       )
     }
     throw error

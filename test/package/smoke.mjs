@@ -246,7 +246,7 @@ for (const config of CONFIGS) {
     expectLine(
       'the same with plain jest-environment-jsdom',
       jestFailure(folder, env, ['--testEnvironment', 'jsdom']),
-      "this test environment has no Fetch API (Request is not defined), which msw needs; jest-environment-jsdom takes it away. Use testEnvironment: 'jest-fixed-jsdom'",
+      "this test environment lacks the Fetch API and web globals msw needs (Request is not defined); jest-environment-jsdom takes them away. Use testEnvironment: 'jest-fixed-jsdom'",
     )
   })
   await step("Jest in TypeScript, README's project (@swc/jest), type-checked for @jest/globals and for @types/jest globals", () => {

@@ -16,12 +16,9 @@ export function toHaveReceived(
   filter?: RequestFilter,
   options: { times?: number } = {},
 ): { pass: boolean; message: () => string } {
-  if (!isView(received)) {
-    return {
-      pass: false,
-      message: () => 'toHaveReceived expects a simulator or one of its sessions (createSimulator(), sim.session(id)).',
-    }
-  }
+  // Thrown, not failed: with .not a failed check would pass, whatever was handed in.
+  if (!isView(received))
+    throw new TypeError('toHaveReceived expects a simulator or one of its sessions (createSimulator(), sim.session(id)).')
   checkTimes(options.times)
   const matching = received.requests(filter)
   const { pass, message } = verifyReceived(matching.length, received.journal.entries(), parseRequestFilter(filter), options.times)

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { SyncTransformer, TransformedSource, TransformOptions } from '@jest/transform'
 import { transformSync, version as esbuildVersion } from 'esbuild'
 
 /** Whether Node would load `file` as an ES module: `.mjs`, or `.js` under a package.json that says `"type": "module"`. */
 function createFormatReader(): (file: string) => 'esm' | 'cjs' {
   // One lookup per folder: a test run loads hundreds of files from the same few packages.
-  const typeOfFolder = new Map<string, string>()
-  function packageType(folder: string): string {
+  const typeOfFolder = new Map<string, 'module' | 'commonjs'>()
+  function packageType(folder: string): 'module' | 'commonjs' {
     const known = typeOfFolder.get(folder)
     if (known !== undefined) return known
-    let type: string
+    let type: 'module' | 'commonjs'
     try {
       const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { type?: unknown }
       type = manifest.type === 'module' ? 'module' : 'commonjs'
@@ -68,11 +69,15 @@ function toCommonJs(source: string, file: string): TransformedSource {
 function createTransformer(): SyncTransformer {
   const formatOf = createFormatReader()
   const converts = (file: string, options: TransformOptions) => !options.supportsStaticESM && formatOf(file) === 'esm'
+  // Jest keys its cache by this alone: a new version of this transformer must not reuse the old one's output.
+  const self = createHash('sha256')
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex')
   return {
     canInstrument: false,
     getCacheKey(source, file, options) {
       return createHash('sha256')
-        .update(`${esbuildVersion}\0${converts(file, options)}\0${file}\0${options.configString}\0`)
+        .update(`${self}\0${esbuildVersion}\0${converts(file, options)}\0${file}\0${options.configString}\0`)
         .update(source)
         .digest('hex')
     },
