@@ -24,8 +24,15 @@ export interface MockServiceWorkerPlugin {
  * @note Development and tests only (`apply: 'serve'`): a production build still needs `npx msw init public/`.
  */
 export function serveMockServiceWorker(): MockServiceWorkerPlugin {
-  // msw 2 and msw 3 both export their worker script by this name.
-  const script = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
+  let script: string
+  try {
+    // msw 2 and msw 3 both export their worker script by this name.
+    script = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
+  } catch {
+    throw new Error(
+      'petstore-orders-simulator: serveMockServiceWorker() serves the worker script of msw, which is not installed: npm install --save-dev msw.',
+    )
+  }
   return {
     name: 'petstore-orders-simulator:mock-service-worker',
     apply: 'serve',

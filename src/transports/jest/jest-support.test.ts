@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
 import { expect, test } from 'vitest'
 import { assertSupportedJest, jestProblem } from './jest-support.js'
@@ -18,4 +20,13 @@ test('the Jest that reads the preset is the one whose jest-config is loaded', ()
   expect(() => assertSupportedJest({ [loaded]: {} })).not.toThrow()
   expect(() => assertSupportedJest({ [`${sep}nowhere${sep}jest-config${sep}build${sep}index.js`]: {} })).not.toThrow()
   expect(() => assertSupportedJest({})).not.toThrow()
+})
+
+test('a Jest 29 whose jest-config is loaded is refused with that one line', () => {
+  const folder = join(mkdtempSync(join(tmpdir(), 'jest-29-')), 'node_modules', 'jest-config')
+  mkdirSync(join(folder, 'build'), { recursive: true })
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'jest-config', version: '29.7.0' }))
+  expect(() => assertSupportedJest({ [join(folder, 'build', 'index.js')]: {} })).toThrow(
+    'petstore-orders-simulator: the Jest preset needs Jest 30 or newer, and this is Jest 29.7.0. Install it: npm install --save-dev jest@30.',
+  )
 })
