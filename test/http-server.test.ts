@@ -19,6 +19,15 @@ async function expectJsonError(response: Response, status: number, code: string)
   expect(await response.json()).toEqual({ code, message: expect.any(String), status })
 }
 
+/** A simulator whose GET /v1/boom handler throws: a bug the server must answer with 500 and no stack. */
+function throwingAtBoom() {
+  const sim = createSimulator()
+  const boom = http.get('*/v1/boom', () => {
+    throw new Error('secret stack')
+  })
+  return { ...sim, handlers: [boom, ...sim.handlers] }
+}
+
 describe('answers that are ours', () => {
   test.each(['/nope', '/', '/v2/store/orders', '/V1/store/orders', '/favicon.ico'])(
     'GET %s outside the API gives a JSON 404 not_found',
@@ -56,16 +65,7 @@ describe('answers that are ours', () => {
   })
 
   test("a handler that throws gives a JSON 500 internal_error, never express's HTML page with a stack", async () => {
-    const sim = createSimulator()
-    const throwing = {
-      ...sim,
-      handlers: [
-        http.get('*/v1/boom', () => {
-          throw new Error('secret stack')
-        }),
-        ...sim.handlers,
-      ],
-    }
+    const throwing = throwingAtBoom()
     const errors: unknown[] = []
     const { origin } = await serve({ simulator: throwing, onError: (error) => errors.push(error) }, 'express')
     const response = await fetch(`${origin}/v1/boom`)
@@ -79,16 +79,7 @@ describe('answers that are ours', () => {
   })
 
   test('without onError, what fails inside the server is printed once with console.error, and the client gets no stack', async () => {
-    const sim = createSimulator()
-    const throwing = {
-      ...sim,
-      handlers: [
-        http.get('*/v1/boom', () => {
-          throw new Error('secret stack')
-        }),
-        ...sim.handlers,
-      ],
-    }
+    const throwing = throwingAtBoom()
     const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     try {
       const { origin } = await serve({ simulator: throwing }, 'express')
