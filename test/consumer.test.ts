@@ -7,18 +7,12 @@ import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { expect, test, vi } from 'vitest'
+import { linkedProject } from './support/linked-project.js'
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 
 /** A folder outside the repository, a package of `type` with this package and msw linked into node_modules. */
-function linkedConsumer(type: 'module' | 'commonjs'): string {
-  const consumer = mkdtempSync(join(tmpdir(), `petstore-consumer-${type}-`))
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type, private: true }))
-  mkdirSync(join(consumer, 'node_modules'))
-  symlinkSync(root, join(consumer, 'node_modules/petstore-orders-simulator'), 'dir')
-  symlinkSync(join(root, 'node_modules/msw'), join(consumer, 'node_modules/msw'), 'dir')
-  return consumer
-}
+const linkedConsumer = (type: 'module' | 'commonjs') => linkedProject(mkdtempSync(join(tmpdir(), `petstore-consumer-${type}-`)), type)
 
 test('a consumer outside the repository imports the built package by name and drives it through its own setupServer', () => {
   expect(existsSync(join(root, 'dist/src/index.js')), 'run "npm run build" first (npm test does)').toBe(true)

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -17,7 +17,8 @@ import {
   TYPESCRIPT,
   vitestExample,
 } from './support/doc-blocks.js'
-import { jestProject, packageDir, runJest } from './support/jest-project.js'
+import { runJest } from './support/jest-project.js'
+import { linkedProject, packageDir } from './support/linked-project.js'
 
 // The doc test (issue 17, item 12): every shell and TypeScript block of README.md and docs/ runs here,
 // so a step a newcomer copies cannot fail unnoticed. What "runs" means is said in support/doc-blocks.ts.
@@ -35,15 +36,11 @@ const pages = docPages(ROOT).map((page) => ({ page, blocks: readBlocks(ROOT, pag
 const allBlocks = pages.flatMap(({ blocks }) => blocks)
 const where = (block: DocBlock) => `${block.page}:${block.line}`
 
-/** A folder like a project that ran `npm install --save-dev msw petstore-orders-simulator`. */
+/** A folder like a project that ran `npm install --save-dev msw petstore-orders-simulator`, with their commands. */
 function projectFolder(page: string): string {
-  const folder = join(WORK, page.replace(/[/.]/g, '-'))
-  rmSync(folder, { recursive: true, force: true })
-  mkdirSync(join(folder, 'node_modules/.bin'), { recursive: true })
   const devDependencies = { msw: '*', 'petstore-orders-simulator': '*' }
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'doc-test-app', private: true, type: 'module', devDependencies }))
-  symlinkSync(ROOT, join(folder, 'node_modules/petstore-orders-simulator'))
-  symlinkSync(packageDir('msw'), join(folder, 'node_modules/msw'))
+  const folder = linkedProject(join(WORK, page.replace(/[/.]/g, '-')), 'module', {}, { name: 'doc-test-app', devDependencies })
+  mkdirSync(join(folder, 'node_modules/.bin'))
   symlinkSync(join(ROOT, 'dist/cli.mjs'), join(folder, 'node_modules/.bin/petstore-sim'))
   symlinkSync(join(packageDir('msw'), 'cli/index.js'), join(folder, 'node_modules/.bin/msw'))
   return folder
@@ -220,7 +217,7 @@ describe("README's Jest examples, through the preset", () => {
 
   for (const [project, { first, files }] of projects) {
     test(`${where(first)}: the ${project} project passes in Jest's default (CommonJS) mode`, async () => {
-      const folder = jestProject(join(WORK, `jest-${project}`), 'commonjs', files)
+      const folder = linkedProject(join(WORK, `jest-${project}`), 'commonjs', files)
       expectJestPassed(await runJest(folder), project, testsInExample)
     }, 120_000)
   }
@@ -228,12 +225,12 @@ describe("README's Jest examples, through the preset", () => {
   test("the commonjs project, made ES modules as README says, passes in Jest's ES module mode", async () => {
     const files = asEsModules(projects.get('commonjs')?.files ?? {})
     expect(files['orders.test.js']).toMatch(/^\/\/ orders\.test\.js\nimport \{ setupSimulatorServer \}/)
-    const folder = jestProject(join(WORK, 'jest-esm'), 'module', files)
+    const folder = linkedProject(join(WORK, 'jest-esm'), 'module', files)
     expectJestPassed(await runJest(folder, { esm: true }), 'esm', testsInExample)
   }, 120_000)
 
   test('the typescript project type-checks, module nodenext (test:package checks it with skipLibCheck off)', async () => {
-    const folder = jestProject(join(WORK, 'jest-typescript-types'), 'commonjs', projects.get('typescript')?.files ?? {})
+    const folder = linkedProject(join(WORK, 'jest-typescript-types'), 'commonjs', projects.get('typescript')?.files ?? {})
     const compilerOptions = { strict: true, module: 'nodenext', target: 'ES2022', noEmit: true, skipLibCheck: true, types: ['node'] }
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }))
     const tsc = join(packageDir('typescript'), 'bin/tsc')
@@ -251,7 +248,7 @@ describe("README's node:test example", () => {
   for (const block of blocks) {
     test(`${where(block)} passes with node --test`, async () => {
       const name = blockFileName(block) ?? 'orders.test.mjs'
-      const folder = jestProject(join(WORK, 'node-test'), 'commonjs', { [name]: block.code })
+      const folder = linkedProject(join(WORK, 'node-test'), 'commonjs', { [name]: block.code })
       const { stdout } = await run(process.execPath, ['--test', name], { cwd: folder, timeout: 60_000 })
       expect(stdout).toMatch(/\bpass 2\b/)
       expect(stdout).toMatch(/\bfail 0\b/)

@@ -5,7 +5,8 @@ import { expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import '../src/vitest.js'
 import { ROOT } from './support/cli-process.js'
-import { jestProject, runJest } from './support/jest-project.js'
+import { runJest } from './support/jest-project.js'
+import { linkedProject } from './support/linked-project.js'
 
 // Jest itself, on small projects of its own; README's examples run in test/docs.test.ts, fresh installs in test/package/smoke.mjs.
 const WORK = join(ROOT, '.doc-test')
@@ -22,7 +23,7 @@ test('lists', async () => {
 `
 
 test('Jest without the preset stops at one line that names the line to add', async () => {
-  const folder = jestProject(join(WORK, 'jest-no-preset'), 'commonjs', { 'orders.test.js': listOnce })
+  const folder = linkedProject(join(WORK, 'jest-no-preset'), 'commonjs', { 'orders.test.js': listOnce })
   const run = await runJest(folder)
   expect(run.code).toBe(1)
   expect(run.output).toContain(
@@ -33,7 +34,7 @@ test('Jest without the preset stops at one line that names the line to add', asy
 
 test('the preset composes with a project of its own: its setupFilesAfterEnv still run, and its own files keep babel-jest', async () => {
   const config = "module.exports = { preset: 'petstore-orders-simulator', setupFilesAfterEnv: ['./own-setup.js'] }\n"
-  const folder = jestProject(join(WORK, 'jest-composed'), 'commonjs', {
+  const folder = linkedProject(join(WORK, 'jest-composed'), 'commonjs', {
     'jest.config.js': config,
     'own-setup.js': 'globalThis.ownSetupRan = true\n',
     'orders.test.js': `${listOnce}
@@ -75,7 +76,7 @@ test('writes the failure messages of toHaveReceived', async () => {
 `
 
 test("Jest's toHaveReceived fails with the same messages as vitest's", async () => {
-  const folder = jestProject(join(WORK, 'jest-messages'), 'commonjs', {
+  const folder = linkedProject(join(WORK, 'jest-messages'), 'commonjs', {
     'jest.config.js': "module.exports = { preset: 'petstore-orders-simulator' }\n",
     'messages.test.js': MESSAGES,
   })
@@ -118,7 +119,7 @@ test('a shipped order is not cancelled, and the matcher says so', async () => {
   expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1, status: 409 }, { times: 1 })
 })
 `
-  const folder = jestProject(join(WORK, 'jest-setup-file'), 'module', {
+  const folder = linkedProject(join(WORK, 'jest-setup-file'), 'module', {
     'jest.config.js': "export default { setupFilesAfterEnv: ['petstore-orders-simulator/jest'] }\n",
     'orders.test.js': source,
   })

@@ -1,29 +1,7 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { ROOT } from './cli-process.js'
-
-/** Where a dependency of this repository is installed, found as Node finds it (the msw 3 matrix runs from an overlay folder). */
-export const packageDir = (name: string): string => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
-
-/** What a project that installed the package next to Jest holds in node_modules: links into this repository. */
-const LINKED = ['msw', '@jest/globals', '@swc/jest', '@swc/core']
-
-/**
- * A folder set up like a project that ran `npm install --save-dev jest msw petstore-orders-simulator`
- * (the package linked to this repository, as `npm link` would), holding `files`.
- */
-export function jestProject(folder: string, type: 'commonjs' | 'module', files: Readonly<Record<string, string>>): string {
-  rmSync(folder, { recursive: true, force: true })
-  mkdirSync(join(folder, 'node_modules/@jest'), { recursive: true })
-  mkdirSync(join(folder, 'node_modules/@swc'), { recursive: true })
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'jest-consumer', private: true, type }))
-  symlinkSync(ROOT, join(folder, 'node_modules/petstore-orders-simulator'))
-  for (const name of LINKED) symlinkSync(packageDir(name), join(folder, 'node_modules', name))
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text)
-  return folder
-}
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageDir } from './linked-project.js'
 
 export interface JestReport {
   numPassedTests: number

@@ -105,14 +105,19 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : EMPTY]),
   )
 
-  /** Where a request is recorded: its instance's journal, or the simulator's own when it reaches none. */
+  /** How a request is answered: recorded in its instance's journal, or in the simulator's own when it reaches none. */
+  const contextOf = (instance: Instance | null): AnswerContext => ({
+    journal: instance?.journal ?? context.journal,
+    bodyLimit: context.bodyLimit,
+    sessionRecreated: instance !== null && announceRecreated(instance),
+    report: context.report,
+  })
+
   function answerContext(request: SimRequest): AnswerContext {
-    const { bodyLimit, report } = context
     try {
-      const instance = context.instanceFor(request)
-      return { journal: instance.journal, bodyLimit, sessionRecreated: announceRecreated(instance), report }
+      return contextOf(context.instanceFor(request))
     } catch {
-      return { journal: context.journal, bodyLimit, sessionRecreated: false, report }
+      return contextOf(null)
     }
   }
 
@@ -124,16 +129,9 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     try {
       instance = context.instanceFor(request)
     } catch (error) {
-      const journal = { journal: context.journal, bodyLimit: context.bodyLimit, sessionRecreated: false, report: context.report }
-      return answer(journal, request, subject, () => Promise.reject(error))
+      return answer(contextOf(null), request, subject, () => Promise.reject(error))
     }
-    const journal = {
-      journal: instance.journal,
-      bodyLimit: context.bodyLimit,
-      sessionRecreated: announceRecreated(instance),
-      report: context.report,
-    }
-    return answer(journal, request, subject, async () => {
+    return answer(contextOf(instance), request, subject, async () => {
       const { controls } = instance
       const delay = controls.delayFor(definition.id)
       if (delay > 0) await sleep(delay, request.signal)
