@@ -110,6 +110,7 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './jest-preset',
     './playwright',
     './openapi.json',
+    './admin-openapi.json',
     './scenarios/*.json',
     './package.json',
   ])
