@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // Each file gets its own msw server; they must not patch fetch at the same time in one worker.
     isolate: true,
+    // Checks every admin answer a test gets from fetch against src/contract/admin-openapi.json.
+    setupFiles: ['test/support/validate-admin-responses.ts'],
   },
 })

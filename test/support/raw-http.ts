@@ -7,9 +7,29 @@ export interface RawAnswer {
   body: string
 }
 
+/** An admin answer checked against the admin OpenAPI document, as the setup file checks fetch's: rejected when it does not match. */
+async function checkedAdminAnswer(method: string, path: string, answer: RawAnswer): Promise<RawAnswer> {
+  const pathname = path.split('?')[0] ?? ''
+  if (pathname !== '/__sim' && !pathname.startsWith('/__sim/')) return answer
+  const { adminResponseProblems, countCheck } = await import('./admin-contract.js')
+  countCheck(method, pathname, answer.status, 'raw')
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one)
+  }
+  const problems = adminResponseProblems(method, path, { status: answer.status, headers, text: answer.body })
+  if (problems.length > 0) {
+    throw new Error(
+      `${method} ${path} answered ${answer.status}, which does not match src/contract/admin-openapi.json: ${problems.join('; ')}`,
+    )
+  }
+  return answer
+}
+
 /**
  * One request with full control of its headers (Host and Origin included,
- * which fetch does not let a caller choose), always sent to `origin`.
+ * which fetch does not let a caller choose), always sent to `origin`. An
+ * answer under /__sim is checked against the admin OpenAPI document.
  */
 export function send(
   origin: string,
@@ -32,7 +52,10 @@ export function send(
         let body = ''
         res.setEncoding('utf8')
         res.on('data', (chunk: string) => (body += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+        res.on('end', () => {
+          const answer = { status: res.statusCode ?? 0, headers: res.headers, body }
+          checkedAdminAnswer(options.method ?? 'GET', path, answer).then(resolve, reject)
+        })
       },
     )
     req.on('error', reject)
