@@ -142,6 +142,14 @@ describe('scenario files', () => {
     expect(validateAgainstSchema({ name: 'minimal', orders: [{ id: 1 }] })).toBe(true)
   })
 
+  test('take a lifecycle the schema takes too: shipAfter, or min and max, as strings or milliseconds', () => {
+    for (const lifecycle of [{ shipAfter: '30s' }, { min: '10s', max: '1.5m' }, { shipAfter: 250 }, { min: 0, max: '24h' }]) {
+      const scenario = { name: 'moving', orders: [{ id: 1 }], lifecycle }
+      expect(validateAgainstSchema(scenario), JSON.stringify(lifecycle)).toBe(true)
+      expect(createSimulator({ scenario: writeScenario('moving.json', JSON.stringify(scenario)) }).clock().pending).toHaveLength(1)
+    }
+  })
+
   test('accept the JSON Schema reference and a byte-order mark', () => {
     const path = writeScenario('bom.json', `\uFEFF${JSON.stringify({ $schema: './scenario.schema.json', ...valid })}`)
     expect(createSimulator({ scenario: path }).orders()).toHaveLength(1)
@@ -196,7 +204,7 @@ const badFiles: { case: string; content: string; field?: string; message: string
     content: JSON.stringify({ ...valid, order: [] }),
     field: 'order',
     message:
-      'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit)',
+      'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit, lifecycle)',
     schemaRejects: true,
   },
   {
@@ -330,6 +338,27 @@ const badFiles: { case: string; content: string; field?: string; message: string
     content: JSON.stringify({ ...valid, pets: [] }),
     field: 'pets',
     message: 'pets must be an object keyed by petId',
+    schemaRejects: true,
+  },
+  {
+    case: 'a lifecycle past 24 hours',
+    content: JSON.stringify({ ...valid, lifecycle: { shipAfter: 86_400_001 } }),
+    field: 'lifecycle.shipAfter',
+    message: 'lifecycle.shipAfter must be a duration from 0 to 24h',
+    schemaRejects: true,
+  },
+  {
+    case: 'a lifecycle with an unknown field',
+    content: JSON.stringify({ ...valid, lifecycle: { after: '1s' } }),
+    field: 'lifecycle.after',
+    message: 'Unknown field lifecycle.after',
+    schemaRejects: true,
+  },
+  {
+    case: 'a lifecycle duration that does not parse',
+    content: JSON.stringify({ ...valid, lifecycle: { min: '1s', max: 'later' } }),
+    field: 'lifecycle.max',
+    message: 'lifecycle.max must be a duration',
     schemaRejects: true,
   },
 ]
