@@ -196,6 +196,7 @@ export function adminResponseProblems(method: string, requestPath: string, respo
   const key = status in documented ? status : 'default'
   if (documented[key] === undefined) return [`status ${status} is not documented`]
   if (key === 'default' && response.status < 400) return [`status ${status} is not documented (default describes errors only)`]
+  if (response.status === 405) return [`405 to ${method.toUpperCase()}, a method the document lists for ${operation.template}`]
   return responseProblems([...responsesPath, key], method, response)
 }
 
