@@ -24,7 +24,7 @@ type StoredOrder = v.InferOutput<typeof orderSchema>
 export type OrderRecord = Omit<StoredOrder, 'position'>
 
 /** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
-export interface OrderChange {
+interface OrderChange {
   find(id: Int64Key): OrderRecord | undefined
   /** How many orders the model holds. */
   count(): number
