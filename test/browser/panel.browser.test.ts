@@ -49,7 +49,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   test('switching the scenario in the panel changes what GET /v1/store/orders returns', async () => {
     const { origin, page } = await open()
     await expect.poll(() => cellOf(page, 1, 1).textContent()).toBe('101')
-    await page.getByRole('combobox', { name: 'Scenario' }).selectOption('shipped')
+    await page.getByRole('combobox', { name: 'Scenario to load' }).selectOption('shipped')
     await page.getByRole('button', { name: 'Apply' }).click()
     await expect.poll(async () => (await ordersOf(origin)).map((order) => order.petId)).toEqual([201, 202, 203])
     await expect.poll(() => statusOf(page, 1).textContent()).toBe('shipped')
@@ -106,7 +106,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   test('works from the keyboard alone: choose a scenario, tab to Apply, press Enter', async () => {
     const { origin, page } = await open()
     await expect.poll(() => cellOf(page, 1, 1).textContent()).toBe('101')
-    await page.getByRole('combobox', { name: 'Scenario' }).focus()
+    await page.getByRole('combobox', { name: 'Scenario to load' }).focus()
     await page.keyboard.press('End')
     await page.keyboard.press('Tab')
     await page.keyboard.press('Tab')
@@ -115,6 +115,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
     await expect
       .poll(async () => ((await (await fetch(`${origin}/__sim/state`)).json()) as { scenario: string }).scenario)
       .toBe('slow-cancel')
+  })
+
+  test("the scenario section's heading and its select have different accessible names", async () => {
+    const { page } = await open()
+    expect(await page.getByRole('heading', { name: 'Scenario', exact: true }).count()).toBe(1)
+    expect(await page.getByRole('combobox', { name: 'Scenario to load', exact: true }).count()).toBe(1)
+    expect(await page.getByRole('combobox', { name: 'Scenario', exact: true }).count()).toBe(0)
   })
 
   test('asks once for the admin token when the server requires one, and keeps it for the tab', async () => {
