@@ -124,6 +124,26 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
     expect(await page.getByRole('combobox', { name: 'Scenario', exact: true }).count()).toBe(0)
   })
 
+  test('the requests table fits its column at 1280 px, with long paths and many rows', async () => {
+    const { origin, page } = await open()
+    const paths = ['/v1/store/orders/9223372036854775807', `/v1/store/orders/${'9'.repeat(120)}`, `/v1/${'a'.repeat(150)}`]
+    for (let i = 0; i < 30; i++) await fetch(`${origin}${paths[i % paths.length]}`, { method: 'DELETE', headers: AUTH })
+    await expect.poll(() => page.locator('#requests tr').count()).toBe(30)
+    const widths = await page.evaluate(() => {
+      const table = document.getElementById('requests-table') as HTMLElement
+      const section = table.closest('section') as HTMLElement
+      return {
+        table: table.scrollWidth,
+        section: section.scrollWidth,
+        column: section.clientWidth,
+        page: document.documentElement.scrollWidth,
+      }
+    })
+    expect(widths.table).toBeLessThanOrEqual(widths.column)
+    expect(widths.section).toBeLessThanOrEqual(widths.column)
+    expect(widths.page).toBeLessThanOrEqual(1280)
+  })
+
   test('asks once for the admin token when the server requires one, and keeps it for the tab', async () => {
     const { page } = await open({ adminToken: 'sesame' })
     await page.getByLabel('Admin token').fill('sesame')
