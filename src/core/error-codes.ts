@@ -14,6 +14,10 @@ export const ErrorCode = {
   OrderAlreadyShipped: 'order_already_shipped',
   /** 409: the order is in another state that is not pending (already cancelled). */
   OrderNotPending: 'order_not_pending',
+  /** 409: an order added through the admin API or `addOrder` has an id that another order holds. */
+  OrderExists: 'order_exists',
+  /** 409: a state already holds the most orders it may (100,000); remove some first. */
+  TooManyOrders: 'too_many_orders',
   /** 404: the scenario declares no pet with the given id. */
   PetNotFound: 'pet_not_found',
   /** 404: no operation lives at this path. */

@@ -1,4 +1,5 @@
 import type { Int64 } from './glossary.js'
+import { ValidationError } from './validation-error.js'
 
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
@@ -41,4 +42,16 @@ export function int64Key(value: unknown): Int64Key | null {
 export function int64Value(key: Int64Key): Int64 {
   const asNumber = Number(key)
   return String(asNumber) === key ? asNumber : BigInt(key)
+}
+
+/** An order id as the in-process API takes it (a number, a bigint or a decimal string), as a key; a `ValidationError` naming `field` otherwise. */
+export function expectOrderId(value: unknown, field = 'orderId'): Int64Key {
+  const key = typeof value === 'string' ? parseInt64(value) : int64Key(value)
+  if (key === null) {
+    throw new ValidationError(
+      field,
+      `"${field}" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${JSON.stringify(String(value).slice(0, 40))}.`,
+    )
+  }
+  return key
 }

@@ -34,7 +34,7 @@ export const cancelOrder = {
       if (order.status === 'shipped') throw alreadyShipped(id)
       if (order.status !== 'pending') throw notPending(id, order.status)
       if (state.settings().afterCancel === 'remove') orders.remove(id)
-      else await orders.setStatus(id, 'cancelled')
+      else await orders.put([{ ...order, status: 'cancelled' }])
       return noContent()
     })
   },

@@ -4,6 +4,7 @@ import { parseLatencySettings, type LatencySettings } from '../controls/latency.
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { AfterCancel, JsonValue, Order, OrderGenerator, OrderStatus } from '../glossary.js'
 import { mapValidation } from '../validation-error.js'
+import { parseLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rule.js'
 import type { Scenario } from './scenario.js'
 import { int64Value } from '../int64.js'
 import {
@@ -48,6 +49,7 @@ const SCENARIO_FIELDS = [
   'latency',
   'faults',
   'rateLimit',
+  'lifecycle',
 ]
 const ORDER_FIELDS = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status']
 const GENERATOR_FIELDS = ['count', 'seed', 'statuses', 'firstId', 'referenceDate']
@@ -210,6 +212,16 @@ export function parseScenario(value: unknown, source: string): CheckedScenario {
   if (record['rateLimit'] !== undefined) {
     const rateLimit = record['rateLimit']
     scenario.rateLimit = control('rateLimit', () => parseRateLimit(rateLimit))
+  }
+  if (record['lifecycle'] !== undefined) {
+    const lifecycle = record['lifecycle']
+    // Its errors already name the field at fault (lifecycle.shipAfter, lifecycle.min).
+    mapValidation(
+      () => parseLifecycle(lifecycle),
+      (error) => fail(error.field, error.message.replace(/\.$/, '')),
+    )
+    if (lifecycle === null) fail('lifecycle', 'lifecycle must be an object; leave it out for none')
+    scenario.lifecycle = lifecycle as LifecycleInput
   }
   return scenario
 }

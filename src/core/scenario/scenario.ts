@@ -2,6 +2,7 @@ import type { FaultInput } from '../controls/faults.js'
 import type { LatencyInput, LatencySettings } from '../controls/latency.js'
 import type { RateLimit } from '../controls/rate-limit.js'
 import type { AfterCancel, JsonValue, OrderGenerator, ScenarioOrder } from '../glossary.js'
+import type { LifecycleInput } from '../lifecycle/lifecycle-rule.js'
 
 /** A named set of orders, keys and pets: the initial state of a simulator. */
 export interface Scenario {
@@ -27,4 +28,11 @@ export interface Scenario {
   faults?: FaultInput[]
   /** Per API key, e.g. `"100/60s"`. A simulator option overrides it. */
   rateLimit?: string | RateLimit
+  /**
+   * Pending orders ship on their own this long after they are loaded, reset
+   * or added (`complete` becomes true): `{ "shipAfter": "30s" }`, or a delay
+   * drawn per order from the seed, `{ "min": "10s", "max": "60s" }`. A
+   * simulator option overrides it. Default: none.
+   */
+  lifecycle?: LifecycleInput
 }

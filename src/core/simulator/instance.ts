@@ -3,7 +3,10 @@ import { createControls, type Controls } from '../controls/controls.js'
 import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Instance } from '../dispatch/dispatcher.js'
+import { errorReporter } from '../dispatch/unexpected-error.js'
 import type { AfterCancel } from '../glossary.js'
+import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
+import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
 import { resolveScenario } from '../scenario/load-scenario.js'
 import { materializeOrders } from '../scenario/materialize-orders.js'
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
@@ -24,12 +27,15 @@ export interface ActiveScenario {
     exposeStatus: boolean
     afterCancel: AfterCancel
     petBodies: ReadonlyMap<string, string>
+    lifecycle: LifecycleRule | null
   }
 }
 
 /** One independent state with the scenario it was loaded from. */
 export interface SimulatorInstance extends Instance {
   active: ActiveScenario
+  /** Its simulated clock, and the orders it will ship. */
+  lifecycle: OrderLifecycle
 }
 
 /** Loads scenarios and makes states for one simulator, its options applied. */
@@ -38,11 +44,20 @@ export interface InstanceFactory {
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /** A fresh, independent state at the initial state of `active`. */
   create(active: ActiveScenario): SimulatorInstance
-  /** Puts a state back to the initial state of `next`, its controls restored. */
+  /** Puts a state back to the initial state of `next`, its controls restored and its clock restarted. */
   reload(instance: SimulatorInstance, next: ActiveScenario): Promise<void>
+  /** From now on, states made have no timers: the simulator was closed. */
+  close(): void
+}
+
+/** The seed the lifecycle draws its delays from: the one in force, else the generator's, so that runs repeat. */
+function lifecycleSeed(active: ActiveScenario): number {
+  return active.seed ?? active.scenario.generate?.seed ?? 0
 }
 
 export function createInstanceFactory(options: SimulatorOptions, checked: CheckedOptions): InstanceFactory {
+  const report = errorReporter(options.onError)
+  let closed = false
   function activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario {
     const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, stringify(pet) ?? 'null']))
     return {
@@ -55,6 +70,8 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
         exposeStatus: options.exposeStatus ?? scenario.exposeStatus ?? false,
         afterCancel: options.afterCancel ?? scenario.afterCancel ?? 'keep',
         petBodies,
+        // The option wins, `null` included: it turns a scenario's lifecycle off.
+        lifecycle: checked.lifecycle !== undefined ? checked.lifecycle : parseLifecycle(scenario.lifecycle ?? null),
       },
     }
   }
@@ -74,23 +91,31 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
       return activate(scenario, source, seed)
     },
     create(active) {
+      const store = createOrderStore()
       const instance: SimulatorInstance = {
-        store: createOrderStore(),
+        store,
         controls: createControls(),
         journal: createJournal(checked.journalSize),
+        lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)')),
         active,
         settings: () => instance.active.settings,
       }
       // Readers and requests see the orders at once; nothing needs to wait for the model.
       void instance.store.replaceAll(active.initialOrders)
       restoreControls(instance.controls, active.scenario)
+      if (closed) instance.lifecycle.stop()
+      instance.lifecycle.restart(active.settings.lifecycle, lifecycleSeed(active), active.initialOrders)
       return instance
     },
     reload(instance, next) {
       const stored = instance.store.replaceAll(next.initialOrders)
       instance.active = next
       restoreControls(instance.controls, next.scenario)
+      instance.lifecycle.restart(next.settings.lifecycle, lifecycleSeed(next), next.initialOrders)
       return stored
+    },
+    close() {
+      closed = true
     },
   }
 }

@@ -2,6 +2,7 @@ import { parseFault, type FaultInput } from '../controls/faults.js'
 import { parseLatencySettings, type LatencyRanges } from '../controls/latency.js'
 import { parseRateLimit, type RateLimit } from '../controls/rate-limit.js'
 import type { DeprecationDates } from '../glossary.js'
+import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { DEFAULT_DEPRECATION } from '../operations/get-pet-by-id.js'
 import { parseApiBase, type ApiBase } from '../operations/routing.js'
 import { DEFAULT_JOURNAL_SIZE } from '../state/journal.js'
@@ -25,6 +26,8 @@ export interface CheckedOptions {
   latency: LatencyRanges | undefined
   faults: FaultInput[]
   rateLimit: RateLimit | null
+  /** The option's lifecycle (null: none, whatever the scenario says), or undefined to take the scenario's. */
+  lifecycle: LifecycleRule | null | undefined
 }
 
 function toDate(value: Date | string, name: string): Date {
@@ -75,5 +78,6 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 0 || !Number.isFinite(idleMs) || idleMs <= 0) {
     throw new ValidationError('sessions', 'sessions.max must be a whole number of 0 or more and sessions.idleSeconds a number above 0.')
   }
-  return { baseUrl, base, deprecation, journalSize, bodyLimit, maxSessions, idleMs, latency, faults, rateLimit }
+  const lifecycle = options.lifecycle === undefined ? undefined : parseLifecycle(options.lifecycle)
+  return { baseUrl, base, deprecation, journalSize, bodyLimit, maxSessions, idleMs, latency, faults, rateLimit, lifecycle }
 }

@@ -25,6 +25,8 @@ export interface Sessions {
   get(id: string, beforeCreate?: (active: ActiveScenario) => void): SimulatorInstance
   list(): SessionInfo[]
   end(id: string): boolean
+  /** Stops the timers of every session. */
+  close(): void
 }
 
 /** Sessions by id, bounded in number (least recently used go first) and dropped when idle. */
@@ -39,6 +41,7 @@ export function createSessions(
   const dropped = new Map<string, DropReason>()
 
   function drop(id: string, why: DropReason): void {
+    sessions.get(id)?.instance.lifecycle.stop()
     sessions.delete(id)
     dropped.delete(id)
     dropped.set(id, why)
@@ -89,6 +92,12 @@ export function createSessions(
         requests: entry.instance.journal.entries().length,
         recreated: entry.recreated,
       })),
-    end: (id) => sessions.delete(id),
+    end(id) {
+      sessions.get(id)?.instance.lifecycle.stop()
+      return sessions.delete(id)
+    },
+    close() {
+      for (const { instance } of sessions.values()) instance.lifecycle.stop()
+    },
   }
 }

@@ -65,6 +65,11 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
+    close() {
+      factory.close()
+      root.lifecycle.stop()
+      sessions.close()
+    },
   })
   const revision = (sessionId: string | null) => {
     const { store, journal } = sessionId === null ? root : sessions.get(sessionId)

@@ -1,8 +1,12 @@
 import type { Fault, FaultInput } from '../controls/faults.js'
 import type { LatencyInput, LatencyRanges, LatencySettings } from '../controls/latency.js'
 import type { RateLimit } from '../controls/rate-limit.js'
-import type { AfterCancel, DeprecationDates, Order } from '../glossary.js'
+import type { AfterCancel, DeprecationDates, Int64, Order } from '../glossary.js'
 import type { Scenario } from '../scenario/scenario.js'
+import type { Duration } from '../lifecycle/duration.js'
+import type { LifecycleInput, LifecycleRule } from '../lifecycle/lifecycle-rule.js'
+import type { ClockState } from '../lifecycle/order-lifecycle.js'
+import type { NewOrder, OrderPatch } from './order-edits.js'
 import type { JournalEntry, RequestJournal } from '../state/journal.js'
 import type { RequestFilter } from '../state/request-filter.js'
 
@@ -47,6 +51,14 @@ export interface SimulatorOptions {
    * request, prefixed `petstore-orders-simulator:`, with the error's stack.
    */
   onError?: (error: unknown) => void
+  /**
+   * Pending orders ship on their own this long after they are loaded, reset
+   * or added (`complete` becomes true): `{ shipAfter: '30s' }`, or a delay
+   * drawn per order from the seed, `{ min: '10s', max: '60s' }`; `null` turns
+   * the scenario's off. Overrides the scenario's own. Time is a simulated
+   * clock: `advanceClock('30s')` moves it on at once.
+   */
+  lifecycle?: LifecycleInput | null
   /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
   sessions?: { max?: number; idleSeconds?: number }
 }
@@ -79,7 +91,14 @@ export interface SimulatorState {
   apiKeys: string[]
   /** The generator seed in force, or null for the scenario's own. */
   seed: number | null
-  options: { baseUrl: string; exposeStatus: boolean; afterCancel: AfterCancel; deprecation: DeprecationDates }
+  options: {
+    baseUrl: string
+    exposeStatus: boolean
+    afterCancel: AfterCancel
+    /** The delay before a pending order ships on its own, in ms (equal for `shipAfter`), or null for none. */
+    lifecycle: LifecycleRule | null
+    deprecation: DeprecationDates
+  }
   orders: Order[]
 }
 
@@ -97,6 +116,40 @@ export interface SimulatorView {
   reset(scenario?: string | Scenario | ResetRequest, options?: ResetOptions): Promise<void>
   /** The current orders, status included, in list order. */
   orders(): Order[]
+  /** One order, status included, or undefined when no order has this id (a number, bigint or decimal string). */
+  order(id: Int64 | string): Order | undefined
+  /**
+   * Changes one order live, bypassing the API's rules on purpose (a shipped
+   * order may go back to pending); resolves with the order once the model
+   * holds it. `null` removes an optional field. Not recorded in the journal.
+   * Rejects with a `TypeError` for a bad id or field, and with an `ApiError`
+   * (`code` `order_not_found`) for an unknown id.
+   * @example
+   * await sim.updateOrder(1, { status: 'shipped' })
+   * await sim.updateOrder('9223372036854775807', { quantity: 3, shipDate: null })
+   */
+  updateOrder(id: Int64 | string, patch: OrderPatch): Promise<Order>
+  /**
+   * Adds an order at the end of the list (its id the next free one when left
+   * out, its status pending); resolves with it once the model holds it. An id
+   * that exists rejects with an `ApiError` (`code` `order_exists`).
+   * @example
+   * await sim.addOrder({ petId: 12, quantity: 1 })
+   */
+  addOrder(order: NewOrder): Promise<Order>
+  /** Removes one order; rejects with an `ApiError` (`code` `order_not_found`) for an unknown id. */
+  removeOrder(id: Int64 | string): Promise<void>
+  /**
+   * Moves the simulated clock on (`'30s'`, `'250ms'`, `'10m'`, `'2h'`, or ms;
+   * 0 to 24 h) and applies every transition that falls due, in order: with a
+   * `lifecycle`, the pending orders whose time has come ship. Resolves with
+   * the clock once the model holds them. Without it, time passes in real time.
+   * @example
+   * await sim.advanceClock('30s')
+   */
+  advanceClock(duration: Duration): Promise<ClockState>
+  /** The simulated time, the lifecycle in force and the transitions still to come. */
+  clock(): ClockState
   /** What the simulator serves now: scenario, options and orders. */
   state(): SimulatorState
   /** The scenario loaded now, without the orders (cheap, unlike `state()`). */
@@ -156,4 +209,10 @@ export interface SimulatorCore extends SimulatorView {
   session(id: string): SimulatorView
   sessions(): SessionInfo[]
   endSession(id: string): boolean
+  /**
+   * Stops every timer of the simulator and of its sessions (the lifecycle's
+   * shipping). It still answers; orders then ship only when the clock is
+   * advanced. Timers never keep a process alive, so this is for tidiness.
+   */
+  close(): void
 }

@@ -4,7 +4,10 @@ import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Scenario } from '../scenario/scenario.js'
 import { toOrder } from '../state/order-store.js'
 import { matchesFilter, parseRequestFilter } from '../state/request-filter.js'
-import { mapValidation, type ValidationError } from '../validation-error.js'
+import { mapValidation, ValidationError } from '../validation-error.js'
+import { parseDuration } from '../lifecycle/duration.js'
+import { expectOrderId } from '../int64.js'
+import { addOrder, removeOrder, updateOrder } from './order-edits.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
 import { checkSeed, type CheckedOptions } from './options.js'
 import type { ResetRequest, SimulatorView } from './types.js'
@@ -29,6 +32,15 @@ export function createView(
   fail: FailValidation,
 ): SimulatorView {
   const checkedBy = <T>(action: string, read: () => T): T => mapValidation(read, (error) => fail(error, action))
+  /** The async form: a `ValidationError` the change meets (before or inside the store) goes to `fail`. */
+  const checkedChange = async <T>(action: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run()
+    } catch (error) {
+      if (error instanceof ValidationError) fail(error, action)
+      throw error
+    }
+  }
   const controls = () => target().controls
   return {
     get journal() {
@@ -64,6 +76,20 @@ export function createView(
       return factory.reload(instance, next)
     },
     orders: () => target().store.all().map(toOrder),
+    order(id) {
+      const order = target().store.find(checkedBy('read an order of', () => expectOrderId(id)))
+      return order === undefined ? undefined : toOrder(order)
+    },
+    updateOrder: (id, patch) => checkedChange('update an order of', () => updateOrder(target(), id, patch)),
+    addOrder: (order) => checkedChange('add an order to', () => addOrder(target(), order)),
+    removeOrder: (id) => checkedChange('remove an order of', () => removeOrder(target(), id)),
+    advanceClock: (duration) =>
+      checkedChange('advance the clock of', async () => {
+        const instance = target()
+        await instance.lifecycle.advance(parseDuration(duration, 'advance'))
+        return instance.lifecycle.clock()
+      }),
+    clock: () => target().lifecycle.clock(),
     scenario() {
       const { active } = target()
       return { name: active.scenario.name, description: active.scenario.description, source: active.source }
@@ -80,6 +106,7 @@ export function createView(
           baseUrl: checked.baseUrl,
           exposeStatus: active.settings.exposeStatus,
           afterCancel: active.settings.afterCancel,
+          lifecycle: active.settings.lifecycle === null ? null : { ...active.settings.lifecycle },
           deprecation: { ...checked.deprecation },
         },
         orders: store.all().map(toOrder),

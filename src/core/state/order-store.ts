@@ -24,9 +24,17 @@ type StoredOrder = v.InferOutput<typeof orderSchema>
 export type OrderRecord = Omit<StoredOrder, 'position'>
 
 /** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
-interface OrderChange {
+export interface OrderChange {
   find(id: Int64Key): OrderRecord | undefined
+  /** How many orders the model holds. */
+  count(): number
+  /** The largest id held, or null when there is none. */
+  largestId(): bigint | null
+  /** Writes new values of existing orders (matched by id), each keeping its place in the list. */
+  put(records: readonly OrderRecord[]): Promise<void>
   setStatus(id: Int64Key, status: OrderStatus): Promise<void>
+  /** Adds an order at the end of the list; its id must be free. */
+  add(record: OrderRecord): Promise<void>
   remove(id: Int64Key): void
 }
 
@@ -55,26 +63,39 @@ function storedCopy(record: OrderRecord, position: number): StoredOrder {
   return { id, petId, quantity, shipDate, complete, status, position }
 }
 
-/** Creates an empty, independent order store over its own @msw/data collection. */
-export function createOrderStore(): OrderStore {
-  // No sync() extension: each simulator (each browser tab) keeps its own orders.
-  const orders = new Collection({ schema: orderSchema })
-  /** A record as the collection holds it: our fields, plus its internal keys. */
-  type ModelRecord = NonNullable<ReturnType<typeof orders.findFirst>>
-  const byId = (id: Int64Key) => new Query<StoredOrder>((order) => order.id === id)
-  let version = 0
-  // Changes run one after another: `tail` settles when the last one has.
-  let tail: Promise<unknown> = Promise.resolve()
-  // What readers see while the model is being written: a replaceAll's orders, then a change's.
-  let filling: readonly StoredOrder[] | null = null
-  let changing: readonly StoredOrder[] | null = null
-  let listed: { version: number; orders: readonly StoredOrder[] } = { version, orders: [] }
+/** Past this many record moves (changed × held), a change rebuilds the collection: each delete of @msw/data walks every record. */
+const REBUILD_ABOVE = 20_000_000
 
-  function exclusive<T>(change: () => Promise<T>): Promise<T> {
+function largestId(orders: readonly OrderRecord[]): bigint | null {
+  let largest: bigint | null = null
+  for (const order of orders) {
+    const id = BigInt(order.id)
+    if (largest === null || id > largest) largest = id
+  }
+  return largest
+}
+
+/** Runs changes one after another: `tail` settles when the last one has. */
+function serial(): <T>(change: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve()
+  return (change) => {
     const run = tail.then(change)
     tail = run.catch(() => undefined)
     return run
   }
+}
+
+/** Creates an empty, independent order store over its own @msw/data collection. */
+export function createOrderStore(): OrderStore {
+  // No sync() extension: each simulator (each browser tab) keeps its own orders.
+  const orders = new Collection({ schema: orderSchema })
+  const byId = (id: Int64Key) => new Query<StoredOrder>((order) => order.id === id)
+  let version = 0
+  const exclusive = serial()
+  // What readers see while the model is being written: a replaceAll's orders, then a change's.
+  let filling: readonly StoredOrder[] | null = null
+  let changing: readonly StoredOrder[] | null = null
+  let listed: { version: number; orders: readonly StoredOrder[] } = { version, orders: [] }
 
   /** The model's orders in list order; a replaced record sits at the end of the collection, so the sort is near-linear. */
   function modelOrders(): readonly StoredOrder[] {
@@ -85,20 +106,34 @@ export function createOrderStore(): OrderStore {
   const view = () => filling ?? changing ?? modelOrders()
 
   /**
-   * Replaces one record by a new one made from plain values, not by
+   * Replaces records by new ones made from plain values, not by
    * `Collection.update`: that drafts a `structuredClone` with mutative, which
    * refuses objects of another realm, and in a Jest sandbox `structuredClone`
-   * is the host's. Readers see the new record at once, in its place.
+   * is the host's. Readers see the new records at once, in their places.
    */
-  async function replace(previous: ModelRecord, next: StoredOrder): Promise<void> {
-    // Checked before anyone sees it: a record the model refuses is never shown, not even for a moment.
-    v.parse(orderSchema, next)
-    const after = (changing ?? modelOrders()).map((order) => (order.id === previous.id ? next : order))
+  async function replace(next: readonly StoredOrder[]): Promise<void> {
+    // Checked before anyone sees them: a record the model refuses is never shown, not even for a moment.
+    for (const record of next) v.parse(orderSchema, record)
+    const byNextId = new Map(next.map((record) => [record.id, record]))
+    const after = (changing ?? modelOrders()).map((order) => byNextId.get(order.id) ?? order)
+    await showing(after, async () => {
+      if (next.length * orders.count() > REBUILD_ABOVE) {
+        orders.clear()
+        for (const record of after) await orders.create(record)
+      } else {
+        const previous = orders.findMany(new Query<StoredOrder>((order) => byNextId.has(order.id)))
+        for (const record of next) await orders.create(record)
+        for (const record of previous) orders.delete(record)
+      }
+    })
+  }
+
+  /** Readers see `after` while `write` brings the model there. */
+  async function showing(after: readonly StoredOrder[], write: () => Promise<void>): Promise<void> {
     changing = after
     version++
     try {
-      await orders.create(next)
-      orders.delete(previous)
+      await write()
     } catch (error) {
       // What was built from the overlay (a list body, a sorted copy) is stale again.
       version++
@@ -108,11 +143,24 @@ export function createOrderStore(): OrderStore {
     }
   }
 
+  let nextPosition = 0
   const committed: OrderChange = {
     find: (id) => orders.findFirst(byId(id)),
+    count: () => orders.count(),
+    largestId: () => largestId(orders.all()),
+    async put(records) {
+      const given = new Map(records.map((record) => [record.id, record]))
+      const held = orders.findMany(new Query<StoredOrder>((order) => given.has(order.id)))
+      if (held.length > 0) await replace(held.map((order) => storedCopy(given.get(order.id) as OrderRecord, order.position)))
+    },
     async setStatus(id, status) {
-      const previous = orders.findFirst(byId(id))
-      if (previous !== undefined) await replace(previous, { ...storedCopy(previous, previous.position), status })
+      const order = orders.findFirst(byId(id))
+      if (order !== undefined) await committed.put([{ ...order, status }])
+    },
+    async add(record) {
+      const stored = storedCopy(record, nextPosition++)
+      v.parse(orderSchema, stored)
+      await showing([...(changing ?? modelOrders()), stored], () => orders.create(stored).then(() => undefined))
     },
     remove(id) {
       orders.delete(byId(id))
@@ -124,6 +172,7 @@ export function createOrderStore(): OrderStore {
     version: () => version,
     replaceAll(records) {
       const stored = records.map((record, position) => storedCopy(record, position))
+      nextPosition = stored.length
       version++
       filling = stored
       return exclusive(async () => {

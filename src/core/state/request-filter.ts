@@ -1,4 +1,4 @@
-import { int64Key, parseInt64, type Int64Key } from '../int64.js'
+import { expectOrderId, type Int64Key } from '../int64.js'
 import type { Int64 } from '../glossary.js'
 import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
@@ -41,13 +41,7 @@ export function parseRequestFilter(input: unknown): CheckedFilter {
         throw new ValidationError(field, `"method" must be an HTTP method such as DELETE, got ${JSON.stringify(value)}.`)
       checked.method = value.toUpperCase()
     } else if (field === 'orderId') {
-      const key = typeof value === 'string' ? parseInt64(value) : int64Key(value)
-      if (key === null) {
-        throw new ValidationError(
-          field,
-          `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${JSON.stringify(String(value).slice(0, 40))}.`,
-        )
-      }
+      const key = expectOrderId(value)
       checked.orderId = key
     } else if (field === 'status') {
       const status = typeof value === 'string' && /^(0|\d{3})$/.test(value) ? Number(value) : value

@@ -16,6 +16,22 @@ export function action(run: (req: ExpressRequest, res: ExpressResponse, view: Si
   }
 }
 
+/** The form of `action` for a change the store makes asynchronously: its refusal is answered when it settles. */
+export function asyncAction(run: (req: ExpressRequest, res: ExpressResponse, view: SimulatorView) => Promise<void>): RequestHandler {
+  return (req, res, next) => {
+    let running: Promise<void>
+    try {
+      running = run(req, res, res.locals['view'] as SimulatorView)
+    } catch (error) {
+      running = Promise.reject(error)
+    }
+    running.catch((error: unknown) => {
+      if (error instanceof ApiError) sendError(res, error)
+      else next(error)
+    })
+  }
+}
+
 /** 204 when something was removed, else the 404 naming the id and where such things are listed. */
 export function sendRemoved(res: ExpressResponse, removed: boolean, what: 'fault' | 'session', id: unknown): void {
   if (removed) {

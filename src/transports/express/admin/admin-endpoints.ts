@@ -9,6 +9,11 @@ export const ADMIN_ENDPOINTS: readonly string[] = [
   'GET /__sim/scenarios',
   'POST /__sim/reset {"scenario"?: name, "seed"?: number}',
   'GET /__sim/state',
+  'GET /__sim/orders, GET /__sim/orders/:orderId',
+  'POST /__sim/orders {"id"?, "petId"?, "quantity"?, "shipDate"?, "complete"?, "status"?}',
+  'PATCH /__sim/orders/:orderId {"status"?, "petId"?, "quantity"?, "shipDate"?, "complete"?} (null removes a field)',
+  'DELETE /__sim/orders/:orderId',
+  'GET /__sim/clock, POST /__sim/clock {"advance": "30s"}',
   'GET /__sim/requests',
   'DELETE /__sim/requests',
   'GET /__sim/faults',
@@ -18,6 +23,7 @@ export const ADMIN_ENDPOINTS: readonly string[] = [
   'GET, PUT /__sim/rate-limit "100/60s" | {"limit", "windowSeconds"} | null',
   'GET /__sim/sessions, DELETE /__sim/sessions/:id (send X-Sim-Session with any call to act on that session)',
   'GET /__sim/events (server-sent events of the state, new requests, controls and sessions; X-Sim-Session picks a session)',
+  'GET /__sim/openapi.json (this API as an OpenAPI 3.1 document)',
   'GET /__sim/ (the QA panel: a page to see and steer the simulator)',
   'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
 ]
@@ -34,11 +40,18 @@ const ALLOWED: Readonly<Record<string, string>> = {
   '/rate-limit': 'GET, PUT',
   '/sessions': 'GET',
   '/events': 'GET',
+  '/orders': 'GET, POST',
+  '/clock': 'GET, POST',
+  '/openapi.json': 'GET',
 }
 
 /** The 404 of an unknown admin path, the 405 of a known one with the wrong method. */
 export const adminFallback: RequestHandler = (req, res) => {
-  const methods = /^\/(faults|sessions)\/[^/]+$/.test(req.path) ? 'DELETE' : ALLOWED[req.path]
+  const methods = /^\/orders\/[^/]+$/.test(req.path)
+    ? 'GET, PATCH, DELETE'
+    : /^\/(faults|sessions)\/[^/]+$/.test(req.path)
+      ? 'DELETE'
+      : ALLOWED[req.path]
   sendError(
     res,
     methods === undefined

@@ -1,6 +1,6 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { invalidRequest } from '../../../core/api-error.js'
-import { stringifyExactJson } from '../../../core/exact-json.js'
+import { parseExactJson, stringifyExactJson } from '../../../core/exact-json.js'
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
 
 /** The JSON value of an admin call's body, or `undefined` for none; `example` follows "not valid JSON" as a hint. */
@@ -10,7 +10,8 @@ export function readJson(req: ExpressRequest, example = ''): unknown {
   if (text === '') return undefined
   if (jsonTooDeep(text)) throw invalidRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
   try {
-    return JSON.parse(text) as unknown
+    // Exact: an int64 id beyond 2^53 keeps every digit.
+    return parseExactJson(text)
   } catch {
     throw invalidRequest(`The request body is not valid JSON.${example === '' ? '' : ` ${example}`}`)
   }

@@ -11,6 +11,7 @@ import { sendError } from '../../node/node-edge.js'
 import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
 import { action, sendRemoved } from './admin-action.js'
 import { addControlRoutes } from './admin-controls.js'
+import { addOrderRoutes } from './admin-orders.js'
 import { readJsonObject, readQuery, sendJson } from './admin-json.js'
 import { availableScenarios, readResetRequest } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
@@ -116,6 +117,7 @@ export function createAdminRouter(
     }),
   )
   addControlRoutes(router)
+  addOrderRoutes(router)
   router.use('/demo', demoRouter())
   router.use(adminFallback)
   return router

@@ -1,0 +1,68 @@
+import type { Int64Key } from '../int64.js'
+
+interface Entry {
+  id: Int64Key
+  due: number
+  /** Ties of `due` come out in the order they went in. */
+  seq: number
+}
+
+/** Transitions by the time they fall due: at most one per order, soonest first. */
+export interface Schedule {
+  /** Puts the order's transition at `due`, replacing the one it had. */
+  set(id: Int64Key, due: number): void
+  delete(id: Int64Key): void
+  /** Takes out every transition due at `time` or before, soonest first. */
+  takeDue(time: number): Int64Key[]
+  /** When the soonest falls due, or undefined when none is left. */
+  soonest(): number | undefined
+  entries(): readonly { id: Int64Key; due: number }[]
+  clear(): void
+}
+
+const before = (a: Entry, b: Entry) => a.due < b.due || (a.due === b.due && a.seq < b.seq)
+
+export function createSchedule(): Schedule {
+  let queue: Entry[] = []
+  const byId = new Map<Int64Key, Entry>()
+  let seq = 0
+
+  function remove(id: Int64Key): void {
+    const entry = byId.get(id)
+    if (entry === undefined) return
+    byId.delete(id)
+    queue.splice(queue.indexOf(entry), 1)
+  }
+
+  return {
+    set(id, due) {
+      remove(id)
+      const entry = { id, due, seq: seq++ }
+      byId.set(id, entry)
+      // Binary search: a load schedules in list order, so most inserts land at the end.
+      let low = 0
+      let high = queue.length
+      while (low < high) {
+        const middle = (low + high) >>> 1
+        if (before(queue[middle] as Entry, entry)) low = middle + 1
+        else high = middle
+      }
+      queue.splice(low, 0, entry)
+    },
+    delete: remove,
+    takeDue(time) {
+      let count = 0
+      while (count < queue.length && (queue[count] as Entry).due <= time) count++
+      const due = queue.splice(0, count)
+      for (const entry of due) byId.delete(entry.id)
+      return due.map((entry) => entry.id)
+    },
+    soonest: () => queue[0]?.due,
+    entries: () => queue,
+    clear() {
+      queue = []
+      byId.clear()
+      seq = 0
+    },
+  }
+}

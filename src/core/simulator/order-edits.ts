@@ -1,0 +1,161 @@
+import { ApiError } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import type { Int64, Order, OrderStatus } from '../glossary.js'
+import { expectOrderId, int64Key, type Int64Key } from '../int64.js'
+import { isDateTime } from '../scenario/date-time.js'
+import { describe, isPlainObject } from '../scenario/expect-value.js'
+import { MAX_ORDERS, ORDER_STATUSES } from '../scenario/parse-scenario.js'
+import { type OrderRecord, toOrder } from '../state/order-store.js'
+import { ValidationError } from '../validation-error.js'
+import type { SimulatorInstance } from './instance.js'
+
+/** A change of one order: any of its fields; `null` removes an optional one. */
+export interface OrderPatch {
+  status?: OrderStatus
+  petId?: Int64 | string | null
+  quantity?: number | null
+  shipDate?: string | null
+  complete?: boolean | null
+}
+
+/** An order to add: `id` is the next free one when left out, `status` pending. */
+export interface NewOrder extends Omit<OrderPatch, 'status'> {
+  id?: Int64 | string
+  status?: OrderStatus
+}
+
+type OptionalField = 'petId' | 'quantity' | 'shipDate' | 'complete'
+const PATCH_FIELDS = ['status', 'petId', 'quantity', 'shipDate', 'complete'] as const
+const INT64_MAX = 2n ** 63n - 1n
+
+const orderNotFound = (id: Int64Key) => new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
+
+/** Each field a patch or a new order may carry: what it takes, as a `ValidationError` naming it otherwise. */
+const READ: Record<OptionalField, (value: unknown) => OrderRecord[OptionalField]> = {
+  petId: (value) => expectOrderId(value, 'petId'),
+  quantity(value) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value))
+      throw new ValidationError('quantity', `quantity must be an integer (or null to remove it), got ${describe(value)}.`)
+    return value
+  },
+  shipDate(value) {
+    if (typeof value !== 'string' || !isDateTime(value))
+      throw new ValidationError(
+        'shipDate',
+        `shipDate must be an ISO 8601 date-time such as "2026-03-01T12:00:00Z" (or null to remove it), got ${describe(value)}.`,
+      )
+    return value
+  },
+  complete(value) {
+    if (typeof value !== 'boolean')
+      throw new ValidationError('complete', `complete must be true or false (or null to remove it), got ${describe(value)}.`)
+    return value
+  },
+}
+
+function readStatus(value: unknown): OrderStatus {
+  if (typeof value !== 'string' || !(ORDER_STATUSES as readonly string[]).includes(value))
+    throw new ValidationError(
+      'status',
+      `status must be one of ${ORDER_STATUSES.map((status) => `"${status}"`).join(', ')}, got ${describe(value)}.`,
+    )
+  return value as OrderStatus
+}
+
+/** The fields of a patch (or of a new order, with `id`), checked; a `ValidationError` names the first at fault. */
+function readFields(value: unknown, what: 'patch' | 'order'): Record<string, unknown> {
+  if (!isPlainObject(value))
+    throw new ValidationError(what, `The ${what} must be an object with any of ${fieldList(what)}, got ${describe(value)}.`)
+  for (const key of Object.keys(value)) {
+    if (what === 'patch' && key === 'id')
+      throw new ValidationError('id', 'id cannot be changed: remove the order and add one with the new id.')
+    if (!(PATCH_FIELDS as readonly string[]).includes(key) && !(what === 'order' && key === 'id'))
+      throw new ValidationError(key, `Unknown field ${JSON.stringify(key.slice(0, 40))}: the ${what} takes ${fieldList(what)}.`)
+  }
+  return value
+}
+
+const fieldList = (what: 'patch' | 'order') => (what === 'order' ? ['id', ...PATCH_FIELDS] : PATCH_FIELDS).join(', ')
+
+/** `record` with the patch's fields written over it. */
+function patched(record: OrderRecord, fields: Record<string, unknown>): OrderRecord {
+  const next = { ...record }
+  if (fields['status'] !== undefined) next.status = readStatus(fields['status'])
+  if (fields['status'] === null) throw new ValidationError('status', `status cannot be removed: it is one of ${ORDER_STATUSES.join(', ')}.`)
+  for (const field of ['petId', 'quantity', 'shipDate', 'complete'] as const) {
+    const value = fields[field]
+    if (value === undefined) continue
+    // Each field has its own type; the reader for the field gives the right one.
+    ;(next as Record<OptionalField, unknown>)[field] = value === null ? null : READ[field](value)
+  }
+  return next
+}
+
+/**
+ * Changes one order of `instance`, bypassing the API's rules on purpose (a
+ * shipped order may go back to pending); the journal is not touched. An order
+ * that becomes pending ships anew under the lifecycle; one that stops being
+ * pending will not.
+ */
+export function updateOrder(instance: SimulatorInstance, id: unknown, patch: unknown): Promise<Order> {
+  const key = expectOrderId(id)
+  const fields = readFields(patch, 'patch')
+  const blank: OrderRecord = { id: key, petId: null, quantity: null, shipDate: null, complete: null, status: 'pending' }
+  // Checked before the change, so a refused patch changes nothing.
+  patched(blank, fields)
+  return instance.store.change(async (orders) => {
+    const order = orders.find(key)
+    if (order === undefined) throw orderNotFound(key)
+    const next = patched(order, fields)
+    await orders.put([next])
+    if (next.status !== 'pending') instance.lifecycle.unschedule(key)
+    else if (order.status !== 'pending') instance.lifecycle.schedule(key)
+    return toOrder(next)
+  })
+}
+
+/** Adds an order at the end of the list; its id is the next free one when it has none. */
+export function addOrder(instance: SimulatorInstance, order: unknown): Promise<Order> {
+  const fields = readFields(order, 'order')
+  const givenId = fields['id'] === undefined ? null : expectOrderId(fields['id'], 'id')
+  const blank: OrderRecord = { id: givenId ?? '0', petId: null, quantity: null, shipDate: null, complete: null, status: 'pending' }
+  const checked = patched(blank, fields)
+  return instance.store.change(async (orders) => {
+    if (orders.count() >= MAX_ORDERS)
+      throw new ApiError(
+        409,
+        ErrorCode.TooManyOrders,
+        `This state holds ${MAX_ORDERS} orders, the most it may; remove some or reset first.`,
+      )
+    let id = givenId
+    if (id === null) {
+      const largest = orders.largestId()
+      if (largest === INT64_MAX) throw new ValidationError('id', `No id is free above the largest, ${INT64_MAX}: give the order an id.`)
+      id = int64Key(largest === null ? 1n : largest + 1n) as Int64Key
+    } else if (orders.find(id) !== undefined) {
+      throw new ApiError(409, ErrorCode.OrderExists, `Order ${id} already exists; change it with PATCH, or give another id.`)
+    }
+    const record = { ...checked, id }
+    await orders.add(record)
+    if (record.status === 'pending') instance.lifecycle.schedule(id)
+    return toOrder(record)
+  })
+}
+
+/** Removes one order; the journal is not touched. */
+export function removeOrder(instance: SimulatorInstance, id: unknown): Promise<void> {
+  const key = expectOrderId(id)
+  return instance.store.change(async (orders) => {
+    if (orders.find(key) === undefined) throw orderNotFound(key)
+    orders.remove(key)
+    instance.lifecycle.unschedule(key)
+  })
+}
+
+/** One order, status included; a 404 `ApiError` when there is none. */
+export function findOrder(instance: SimulatorInstance, id: unknown): Order {
+  const key = expectOrderId(id)
+  const order = instance.store.find(key)
+  if (order === undefined) throw orderNotFound(key)
+  return toOrder(order)
+}
