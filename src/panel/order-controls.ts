@@ -53,11 +53,21 @@ export function orderControls(api: AdminApi, change: Change): (state: OrdersStat
     void change('orders-error', () => api.call(ORDER_CHANGES[action].method, `/orders/${String(order.id)}`, ORDER_CHANGES[action].body))
 
   let clockAsked = 0
+  let clock: PanelClock | null = null
+  /** The simulated time less the page's: the server's clock is real time plus the advances, so it runs on between asks. */
+  let aheadMs = 0
+  const renderClock = () => {
+    if (clock !== null) byId('clock-now').textContent = describeClock(clock, Date.now() + aheadMs)
+  }
+  setInterval(renderClock, 1000)
   /** Shows the clock given, or `GET /__sim/clock`: only the latest ask's answer, as answers may cross. */
   async function showClock(given?: PanelClock): Promise<void> {
     const asked = ++clockAsked
-    const clock = given ?? ((await api.call('GET', '/clock')) as PanelClock)
-    if (asked === clockAsked) byId('clock-now').textContent = describeClock(clock)
+    const answer = given ?? ((await api.call('GET', '/clock')) as PanelClock)
+    if (asked !== clockAsked) return
+    clock = answer
+    aheadMs = Date.parse(answer.now) - Date.now()
+    renderClock()
   }
 
   byId('clock-form').addEventListener('submit', (event) => {

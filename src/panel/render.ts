@@ -171,14 +171,17 @@ export interface PanelClock {
   pending: { orderId: number | string; status: string; at: string }[]
 }
 
-/** `GET /__sim/clock`: the simulated time and the transitions still to come, soonest first. */
-export function describeClock(clock: PanelClock): string {
+/** A time as ISO 8601 to the second: the milliseconds of a simulated clock mean nothing to a reader. */
+const isoSecond = (time: number | string) => `${new Date(time).toISOString().slice(0, 19)}Z`
+
+/** `GET /__sim/clock` with the simulated time `now` (ms): the time and the transitions still to come, soonest first. */
+export function describeClock(clock: PanelClock, now: number): string {
   const advanced = clock.advancedMs === 0 ? 'not advanced' : `advanced ${describeDuration(clock.advancedMs)}`
-  const time = `Simulated time: ${clock.now} (${advanced} since the last load or reset).`
+  const time = `Simulated time: ${isoSecond(now)} (${advanced} since the last load or reset).`
   const [next] = clock.pending
   if (next === undefined) return `${time} No transitions to come.`
   const count = clock.pending.length === 1 ? '1 transition' : `${clock.pending.length} transitions`
-  return `${time} ${count} to come, the soonest at ${next.at} (order ${next.orderId} becomes ${next.status}).`
+  return `${time} ${count} to come, the soonest at ${isoSecond(next.at)} (order ${next.orderId} ${next.status === 'shipped' ? 'ships' : `becomes ${next.status}`}).`
 }
 
 export function replaceOptions(select: HTMLSelectElement, options: readonly { value: string; label: string }[], chosen: string): void {

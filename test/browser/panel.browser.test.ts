@@ -197,7 +197,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
     await form.getByLabel('Id', { exact: true }).fill('2')
     await form.getByLabel('Pet id').fill('999')
     await form.getByRole('button', { name: 'Add order' }).click()
-    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/2/)
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Order 2 already exists; change it with PATCH, or give another id.')
     expect(JSON.parse(String(await adminOrder(origin, 2)))).toMatchObject({ id: 2, petId: 102 })
     expect((await ordersOf(origin)).map((order) => order.id)).toEqual([1, 2, 3])
     expect(await page.locator('#orders tr').count()).toBe(3)
@@ -217,6 +217,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
     expect(await page.locator('#clock-error').textContent()).toBe('')
   })
 
+  test('a lifecycle with a range shows both ends', async () => {
+    const { page } = await open({ lifecycle: { min: '10s', max: '2m' } })
+    await expect
+      .poll(() => page.locator('#lifecycle-now').textContent())
+      .toBe('Lifecycle: pending orders ship between 10 s and 2 min after they are loaded, reset or added.')
+  })
+
   test('without a lifecycle the panel says so, and a bad duration shows its message next to the clock', async () => {
     const { page } = await open()
     await expect
@@ -224,7 +231,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
       .toBe('Lifecycle: none (orders change only when someone changes them).')
     await page.getByLabel('Advance by').fill('soon')
     await page.getByRole('button', { name: 'Advance clock' }).click()
-    await expect.poll(() => page.locator('#clock-error').textContent()).toContain('advance')
+    await expect.poll(() => page.locator('#clock-error').textContent()).toContain('advance must be a duration')
+    expect(await page.locator('#clock-now').textContent()).toContain('not advanced')
   })
 
   test('the requests table fits its column at 1280 px, with long paths and many rows', async () => {
