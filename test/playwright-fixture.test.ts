@@ -52,7 +52,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     expect(report.errors).toEqual([])
     const tests = testsOf(report.suites)
     expect(tests.filter((reported) => !reported.ok).map((reported) => [reported.title, reported.errors])).toEqual([])
-    expect(tests).toHaveLength(13)
+    expect(tests).toHaveLength(15)
 
     const errorOf = (title: string) => tests.find((reported) => reported.title === title)?.errors.join('\n') ?? ''
     expect(errorOf('unknown scenario (server)')).toContain(

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { isBearerToken } from '../core/bearer-auth.js'
 import { MAX_LATENCY_MS } from '../core/controls/latency.js'
+import { parseLifecycle } from '../core/lifecycle/lifecycle-rule.js'
+import { mapValidation } from '../core/validation-error.js'
 import { resolveScenario } from '../core/scenario/load-scenario.js'
 import type { AfterCancel } from '../core/glossary.js'
 import { hostOf } from '../transports/node/host-check.js'
@@ -143,6 +145,22 @@ function readSimulatorFlags({ read, readBoolean, label }: FlagReader, options: S
     if (!/^\d+\/\d+(s|m|h)?$/.test(rateLimit) || /^0+\/|\/0+[smh]?$/.test(rateLimit))
       throw new CliUsageError(`${label('rate-limit')} must be <requests>/<window>, both above 0, such as 100/60s, got "${rateLimit}".`)
     options.rateLimit = rateLimit
+  }
+  const shipAfter = read('ship-after')
+  if (shipAfter !== undefined) {
+    const [min = '', max] = shipAfter.split('-')
+    const lifecycle = max === undefined ? { shipAfter } : { min, max }
+    mapValidation(
+      () => parseLifecycle(lifecycle),
+      (error) => {
+        const problem =
+          error.field === 'lifecycle'
+            ? `takes the shorter duration first, such as ${max}-${min}`
+            : 'must be a duration from 0 to 24h such as 30s, 250ms or 10m, or a range such as 10s-60s'
+        throw new CliUsageError(`${label('ship-after')} ${problem}, got "${shipAfter}".`)
+      },
+    )
+    options.lifecycle = lifecycle
   }
   const maxSessions = read('max-sessions')
   const sessionIdle = read('session-idle')

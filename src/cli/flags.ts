@@ -61,6 +61,12 @@ export const FLAGS: readonly Flag[] = [
     help: 'Per API key, such as 100/60s: then 429 rate_limited and RateLimit headers. Default off.',
   },
   {
+    name: 'ship-after',
+    env: 'PETSTORE_SIM_SHIP_AFTER',
+    value: '<duration>',
+    help: "Pending orders ship on their own this long after they are loaded, reset or added: 30s, or a range such as 10s-60s drawn from the seed. Overrides the scenario's. Default none.",
+  },
+  {
     name: 'max-sessions',
     env: 'PETSTORE_SIM_MAX_SESSIONS',
     value: '<n>',

@@ -80,8 +80,8 @@ const fieldList = (what: 'patch' | 'order') => (what === 'order' ? ['id', ...PAT
 /** `record` with the patch's fields written over it. */
 function patched(record: OrderRecord, fields: Record<string, unknown>): OrderRecord {
   const next = { ...record }
-  if (fields['status'] !== undefined) next.status = readStatus(fields['status'])
   if (fields['status'] === null) throw new ValidationError('status', `status cannot be removed: it is one of ${ORDER_STATUSES.join(', ')}.`)
+  if (fields['status'] !== undefined) next.status = readStatus(fields['status'])
   for (const field of ['petId', 'quantity', 'shipDate', 'complete'] as const) {
     const value = fields[field]
     if (value === undefined) continue

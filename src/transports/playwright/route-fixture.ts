@@ -48,6 +48,11 @@ function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorF
     requests: async (filter) => view.requests(filter),
     clearRequests: async () => view.journal.clear(),
     reset: async (scenario, options = {}) => view.reset(scenario, options),
+    updateOrder: (id, patch) => view.updateOrder(id, patch),
+    addOrder: (order) => view.addOrder(order),
+    removeOrder: (id) => view.removeOrder(id),
+    advanceClock: (duration) => view.advanceClock(duration),
+    clock: async () => view.clock(),
     addFault: async (fault) => view.addFault(fault),
     faults: async () => view.faults(),
     clearFaults: async () => view.clearFaults(),
@@ -90,6 +95,7 @@ export async function openRouteFixture(
     sim: viewFixture(core.session(settings.session), settings),
     async close() {
       done.abort()
+      core.close()
       await context.unroute(matches, answer)
     },
   }

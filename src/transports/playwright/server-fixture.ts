@@ -1,5 +1,7 @@
 import type { BrowserContext, Route } from '@playwright/test'
 import type { Fault } from '../../core/controls/faults.js'
+import type { Order } from '../../core/glossary.js'
+import type { ClockState } from '../../core/lifecycle/order-lifecycle.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
@@ -13,6 +15,9 @@ function filterQuery(filter: object | undefined): string {
   const text = query.toString()
   return text === '' ? '' : `?${text}`
 }
+
+/** An order id as a path segment; the server answers a bad one with 400 `invalid_order_id`, as in process. */
+const orderPath = (id: unknown) => encodeURIComponent(String(id))
 
 /**
  * A session of the running simulator for one test: opened and reset to the
@@ -48,6 +53,13 @@ export async function openServerFixture(
     reset: async (scenario, options = {}) => {
       await call('POST', '/reset', { scenario, ...options })
     },
+    updateOrder: async (id, patch) => (await call('PATCH', `/orders/${orderPath(id)}`, patch)) as Order,
+    addOrder: async (order) => (await call('POST', '/orders', order)) as Order,
+    removeOrder: async (id) => {
+      await call('DELETE', `/orders/${orderPath(id)}`)
+    },
+    advanceClock: async (duration) => (await call('POST', '/clock', { advance: duration })) as ClockState,
+    clock: async () => (await call('GET', '/clock')) as ClockState,
     addFault: async (fault) => (await call('POST', '/faults', fault)) as Fault,
     faults: async () => (await call('GET', '/faults')) as Fault[],
     clearFaults: async () => {

@@ -1,7 +1,10 @@
 import type { Fault, FaultInput } from '../../core/controls/faults.js'
 import type { LatencyInput, LatencySettings } from '../../core/controls/latency.js'
 import type { RateLimit } from '../../core/controls/rate-limit.js'
-import type { Order } from '../../core/glossary.js'
+import type { Int64, Order } from '../../core/glossary.js'
+import type { Duration } from '../../core/lifecycle/duration.js'
+import type { ClockState } from '../../core/lifecycle/order-lifecycle.js'
+import type { NewOrder, OrderPatch } from '../../core/simulator/order-edits.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
 import type { RequestFilter } from '../../core/state/request-filter.js'
@@ -30,6 +33,21 @@ export interface SimulatorFixture {
   clearRequests(): Promise<void>
   /** Back to the initial state of `scenario` (by name), or of the current one when none is given. */
   reset(scenario?: string, options?: { seed?: number }): Promise<void>
+  /**
+   * Changes one order live, bypassing the API's rules (a shipped order may go
+   * back to pending); resolves with the order. `null` removes an optional field.
+   * @example
+   * await sim.updateOrder(1, { status: 'shipped' })
+   */
+  updateOrder(id: Int64 | string, patch: OrderPatch): Promise<Order>
+  /** Adds an order (its id the next free one when left out, its status pending); resolves with it. */
+  addOrder(order: NewOrder): Promise<Order>
+  /** Removes one order. */
+  removeOrder(id: Int64 | string): Promise<void>
+  /** Moves the session's simulated clock on (`'30s'`) and applies every transition that falls due: pending orders ship under a lifecycle. */
+  advanceClock(duration: Duration): Promise<ClockState>
+  /** The simulated time, the lifecycle in force and the transitions still to come. */
+  clock(): Promise<ClockState>
   /** A fault on purpose, until the next reset: `{ operation: 'cancelOrder', kind: 'status', status: 503, times: 2 }`. */
   addFault(fault: FaultInput): Promise<Fault>
   faults(): Promise<Fault[]>

@@ -81,6 +81,8 @@ function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter): Req
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
   const { sim, basePath } = simulatorFor(options)
+  // Its timers are ours to stop only when we made it.
+  const ownsSimulator = options.simulator === undefined
   const host = options.host ?? DEFAULT_HOST
   const admin = options.admin ?? true
   // Not on the loopback: never an open admin API (as Jupyter does, a token made now and printed).
@@ -128,6 +130,7 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
             // flight is answered: close connections as soon as they fall idle.
             const sweep = setInterval(() => server.closeIdleConnections(), 50)
             shutdown.abort()
+            if (ownsSimulator) sim.close()
             server.close((error) => {
               clearInterval(sweep)
               if (error) fail(error)
