@@ -14,7 +14,12 @@ export type { JournalEntry } from './core/state/journal.js'
 // The wire contract and its error codes.
 export { ErrorCode } from './core/error-codes.js'
 export { openApiDocument } from './contract/openapi-document.js'
-export type { ErrorBody, Order, OrderStatus } from './core/glossary.js'
+export type { ErrorBody, NewOrder, Order, OrderPatch, OrderStatus } from './core/glossary.js'
+
+// Orders that move on their own: the lifecycle, and the simulated clock.
+export type { Duration } from './core/lifecycle/duration.js'
+export type { LifecycleInput, LifecycleRule } from './core/lifecycle/lifecycle-rule.js'
+export type { ClockState, PendingTransition } from './core/lifecycle/order-lifecycle.js'
 
 // Scenarios: the built-in ones, and reading your own.
 export type { Scenario } from './core/scenario/scenario.js'

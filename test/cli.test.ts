@@ -51,6 +51,17 @@ describe('starting', () => {
     expect((await fetch(`${server.url}${path}`, { method, headers: auth })).status).toBe(status)
   })
 
+  test('--ship-after (or PETSTORE_SIM_SHIP_AFTER) ships pending orders on their own, on a clock the admin API advances', async () => {
+    const server = await whenReady(cli(['--port', '0', '--scenario', 'pending'], { PETSTORE_SIM_SHIP_AFTER: '10s-20s' }))
+    const admin = `${new URL(server.url).origin}/__sim`
+    expect(((await (await fetch(`${admin}/state`)).json()) as { options: { lifecycle: unknown } }).options.lifecycle).toEqual({
+      min: 10_000,
+      max: 20_000,
+    })
+    await fetch(`${admin}/clock`, { method: 'POST', body: '{"advance":"20s"}' })
+    expect((await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(409)
+  })
+
   test('reads every option from its environment variable, and a flag beats the variable', async () => {
     const fromEnv = await whenReady(
       cli([], { PETSTORE_SIM_PORT: '0', PETSTORE_SIM_SCENARIO: 'shipped', PETSTORE_SIM_QUIET: '1', PETSTORE_SIM_BASE_PATH: '/api' }),
@@ -163,6 +174,11 @@ describe('refusing to start', () => {
     [['--scenario', './nowhere.json'], /^Failed to load scenario "\.\/nowhere\.json": no such file\.$/],
     [['--allowed-hosts', 'a/b'], /^--allowed-hosts takes host names or addresses, got "a\/b"\.$/],
     [['--admin-origins', 'evil.example'], /^--admin-origins takes origins such as https:\/\/qa\.example\.test/],
+    [
+      ['--ship-after', '25h'],
+      /^--ship-after must be a duration from 0 to 24h such as 30s, 250ms or 10m, or a range such as 10s-60s, got "25h"\.$/,
+    ],
+    [['--ship-after', '1m-10s'], /^--ship-after takes the shorter duration first, such as 10s-1m, got "1m-10s"\.$/],
   ])('%j exits 1 with one clear line on stderr', async (args, pattern) => {
     const failing = cli(['--port', '0', ...args])
     expect(await failing.exited).toBe(1)

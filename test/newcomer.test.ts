@@ -174,10 +174,11 @@ describe('the newcomer path', () => {
     expect([fromBrowser.status, fromBrowser.location, fromBrowser.type]).toEqual([301, '/__sim/demo/', 'text/html; charset=utf-8'])
   })
 
-  test('9. the demo page script carries no faker locale data: it stays under 530 KB minified', () => {
-    // 563 KB with faker's base locale; the buttons, the empty id and the picker are in test/browser/demo.browser.test.ts.
+  test('9. the demo page script carries no faker locale data: it stays under 535 KB minified', () => {
+    // 563 KB with faker's base locale; 529 KB before issue 24 added live edits and the lifecycle (531 KB).
+    // The buttons, the empty id and the picker are in test/browser/demo.browser.test.ts.
     const script = readFileSync(join(ROOT, 'dist/demo/main.js'))
-    expect(script.byteLength, 'npm run size:demo shows what each package adds').toBeLessThan(530_000)
+    expect(script.byteLength, 'npm run size:demo shows what each package adds').toBeLessThan(535_000)
   })
 
   const readme = () => readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -263,6 +264,7 @@ describe('the newcomer path', () => {
       'Quick start: the standalone server',
       'Quick start: a consumer test suite',
       'Quick start: in your app (browser)',
+      'Orders that ship while you look',
       'Scenarios',
       'Error codes',
       'Where the spec is silent',

@@ -39,6 +39,23 @@ test.describe('pending orders', () => {
   })
 })
 
+test.describe('an order that ships while the user looks', () => {
+  test.use({ scenario: 'pending' })
+
+  test('the app shows it pending, it ships meanwhile, and its cancel shows the 409 message', async ({ page, sim }) => {
+    await openApp(page, sim.url)
+    // The app shows orders it can cancel as open (it cannot see the status; the list has none).
+    await expect(statusOf(page, 1)).toHaveText('open')
+    await sim.updateOrder(1, { status: 'shipped' })
+    await page.getByRole('button', { name: 'Cancel order 1' }).click()
+
+    await expect(page.getByRole('alert')).toContainText('Order 1 could not be cancelled: Order 1 has already shipped')
+    await expect(sim).toHaveReceived({ operation: 'cancelOrder', orderId: 1, status: 409 }, { times: 1 })
+    // The admin change is not a request of the app: the journal holds the list and the cancel only.
+    expect(await received(sim)).toEqual(['GET /v1/store/orders 200', 'DELETE /v1/store/orders/1 409'])
+  })
+})
+
 test.describe('shipped orders', () => {
   test.use({ scenario: 'shipped' })
 

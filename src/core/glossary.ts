@@ -31,6 +31,21 @@ export interface Order {
 /** An order as a scenario writes it: like `Order`, but an order that does not say is pending. */
 export type ScenarioOrder = Omit<Order, 'status'> & { status?: OrderStatus }
 
+/** A change of one order (`updateOrder`, `PATCH /__sim/orders/{id}`): any of its fields; `null` removes an optional one. */
+export interface OrderPatch {
+  status?: OrderStatus
+  petId?: Int64 | string | null
+  quantity?: number | null
+  shipDate?: string | null
+  complete?: boolean | null
+}
+
+/** An order to add (`addOrder`, `POST /__sim/orders`): `id` is the next free one when left out, `status` pending. */
+export interface NewOrder extends Omit<OrderPatch, 'status'> {
+  id?: Int64 | string
+  status?: OrderStatus
+}
+
 /** The specification's Error object: all three fields are required. */
 export interface ErrorBody {
   code: string

@@ -1,16 +1,7 @@
 import { AdminApi, AdminError } from './admin-api.js'
 import { followEvents, type StreamStatus } from './event-stream.js'
-import {
-  byId,
-  describeLatency,
-  type PanelEntry,
-  type PanelFault,
-  type PanelOrder,
-  renderFaults,
-  renderOrders,
-  renderRequests,
-  replaceOptions,
-} from './render.js'
+import { type Change, type OrdersState, orderControls } from './order-controls.js'
+import { byId, describeLatency, field, type PanelEntry, type PanelFault, renderFaults, renderRequests, replaceOptions } from './render.js'
 
 /** The most requests the panel keeps (the server's journal keeps 1000 by default). */
 const MAX_KEPT = 5000
@@ -29,8 +20,6 @@ interface Controls {
   rateLimit: { limit: number; windowSeconds: number } | null
 }
 
-/** A form field's trimmed text. */
-const field = (form: HTMLFormElement, name: string) => ((form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '').trim()
 /** A number where the text is one, else the text itself, for the server to refuse with its own message. */
 const numberOr = (text: string): number | string =>
   /^-?\d+(\.\d+)?$/.test(text) && Number.isSafeInteger(Math.trunc(Number(text))) ? Number(text) : text
@@ -56,14 +45,15 @@ function startPanel(): void {
 
   const showRequests = () => renderRequests(entries, field(filter, 'operation'), field(filter, 'status'))
   const removeFault = (id: number) => void change('preset-error', () => api.call('DELETE', `/faults/${id}`))
+  const showOrders = orderControls(api, change)
 
   function onEvent(event: string, data: unknown): void {
     if (event === 'state') {
-      const state = data as { scenario: string; description: string; seed: number | null; orders: PanelOrder[] }
+      const state = data as OrdersState & { scenario: string; description: string; seed: number | null }
       byId('scenario-now').textContent =
         `Now: ${state.scenario} (${state.description})${state.seed === null ? '' : `, seed ${state.seed}`}.`
       if (document.activeElement !== scenarioSelect) scenarioSelect.value = state.scenario
-      renderOrders(state.orders)
+      showOrders(state)
     } else if (event === 'requests') {
       const update = data as { reset: boolean; entries: PanelEntry[] }
       entries = (update.reset ? update.entries : [...entries, ...update.entries]).slice(-MAX_KEPT)
@@ -129,7 +119,7 @@ function startPanel(): void {
 }
 
 /** The forms and buttons that change the simulator. */
-function wireForms(api: AdminApi, change: (errorId: string, run: () => Promise<unknown>) => Promise<void>, showRequests: () => void): void {
+function wireForms(api: AdminApi, change: Change, showRequests: () => void): void {
   const on = (id: string, type: string, listener: (form: HTMLFormElement) => Promise<unknown>, errorId: string) =>
     byId(id).addEventListener(type, (event) => {
       event.preventDefault()

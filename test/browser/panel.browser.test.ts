@@ -13,8 +13,15 @@ const AUTH = { Authorization: 'Bearer petstore-test-key' }
 
 explainBrowserSkip('the Chromium tests of the QA panel')
 
-const cellOf = (page: Page, id: number, column: number) => page.locator(`#orders tr[data-order-id="${id}"] td`).nth(column)
+const cellOf = (page: Page, id: number | string, column: number) => page.locator(`#orders tr[data-order-id="${id}"] td`).nth(column)
 const statusOf = (page: Page, id: number) => cellOf(page, id, 5)
+const rowOf = (page: Page, id: number | string) => page.locator(`#orders tr[data-order-id="${id}"]`)
+const buttonsOf = (page: Page, id: number | string) => rowOf(page, id).getByRole('button').allTextContents()
+/** The admin API's text of an order (not parsed: an int64 beyond 2^53 keeps its digits), or its status code. */
+const adminOrder = async (origin: string, id: number | string) => {
+  const response = await fetch(`${origin}/__sim/orders/${id}`)
+  return response.ok ? await response.text() : response.status
+}
 
 describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () => {
   let browser: Browser
@@ -49,7 +56,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   test('switching the scenario in the panel changes what GET /v1/store/orders returns', async () => {
     const { origin, page } = await open()
     await expect.poll(() => cellOf(page, 1, 1).textContent()).toBe('101')
-    await page.getByRole('combobox', { name: 'Scenario' }).selectOption('shipped')
+    await page.getByRole('combobox', { name: 'Scenario to load' }).selectOption('shipped')
     await page.getByRole('button', { name: 'Apply' }).click()
     await expect.poll(async () => (await ordersOf(origin)).map((order) => order.petId)).toEqual([201, 202, 203])
     await expect.poll(() => statusOf(page, 1).textContent()).toBe('shipped')
@@ -106,7 +113,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   test('works from the keyboard alone: choose a scenario, tab to Apply, press Enter', async () => {
     const { origin, page } = await open()
     await expect.poll(() => cellOf(page, 1, 1).textContent()).toBe('101')
-    await page.getByRole('combobox', { name: 'Scenario' }).focus()
+    await page.getByRole('combobox', { name: 'Scenario to load' }).focus()
     await page.keyboard.press('End')
     await page.keyboard.press('Tab')
     await page.keyboard.press('Tab')
@@ -115,6 +122,137 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
     await expect
       .poll(async () => ((await (await fetch(`${origin}/__sim/state`)).json()) as { scenario: string }).scenario)
       .toBe('slow-cancel')
+  })
+
+  test("the scenario section's heading and its select have different accessible names", async () => {
+    const { page } = await open()
+    expect(await page.getByRole('heading', { name: 'Scenario', exact: true }).count()).toBe(1)
+    expect(await page.getByRole('combobox', { name: 'Scenario to load', exact: true }).count()).toBe(1)
+    expect(await page.getByRole('combobox', { name: 'Scenario', exact: true }).count()).toBe(0)
+  })
+
+  test("a row's Ship ships its order; its Ship and Cancel go away and focus stays in the row", async () => {
+    const { origin, page } = await open()
+    await expect.poll(() => buttonsOf(page, 2)).toEqual(['Ship', 'Cancel', 'Remove'])
+    await rowOf(page, 2).getByRole('button', { name: 'Ship', exact: true }).click()
+    await expect.poll(() => statusOf(page, 2).textContent()).toBe('shipped')
+    expect(JSON.parse(String(await adminOrder(origin, 2)))).toMatchObject({ id: 2, status: 'shipped', complete: true })
+    expect(await buttonsOf(page, 2)).toEqual(['Remove'])
+    expect(
+      await page.evaluate(() => [document.activeElement?.textContent, document.activeElement?.closest('tr')?.dataset['orderId']]),
+    ).toEqual(['Remove', '2'])
+    // The others are untouched.
+    expect(await statusOf(page, 3).textContent()).toBe('pending')
+  })
+
+  test("a row's Cancel, pressed from the keyboard, cancels its order", async () => {
+    const { origin, page } = await open()
+    await rowOf(page, 3).getByRole('button', { name: 'Cancel', exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => statusOf(page, 3).textContent()).toBe('cancelled')
+    expect(JSON.parse(String(await adminOrder(origin, 3)))).toMatchObject({ id: 3, status: 'cancelled' })
+    expect(await buttonsOf(page, 3)).toEqual(['Remove'])
+  })
+
+  test("a row's Remove removes the row and the order", async () => {
+    const { origin, page } = await open()
+    await rowOf(page, 1).getByRole('button', { name: 'Remove', exact: true }).click()
+    await expect.poll(() => rowOf(page, 1).count()).toBe(0)
+    expect(await adminOrder(origin, 1)).toBe(404)
+    const listed = (await (await fetch(`${origin}/__sim/orders`)).json()) as { id: number }[]
+    expect(listed.map((order) => order.id)).toEqual([2, 3])
+    expect((await ordersOf(origin)).map((order) => order.id)).toEqual([2, 3])
+  })
+
+  test('the Add order form adds an order that GET /v1/store/orders lists and the table shows; an int64 keeps its digits', async () => {
+    const { origin, page } = await open()
+    const form = page.getByRole('form', { name: 'Add order' })
+    await form.getByLabel('Pet id').fill('104')
+    await form.getByLabel('Quantity').fill('5')
+    await form.getByLabel('Ship date').fill('2026-12-04T09:00:00.000Z')
+    await form.getByRole('button', { name: 'Add order' }).click()
+    // The next free id: one past the largest.
+    await expect.poll(() => cellOf(page, 4, 1).textContent()).toBe('104')
+    expect(await statusOf(page, 4).textContent()).toBe('pending')
+    expect((await ordersOf(origin)).find((order) => order.id === 4)).toMatchObject({ id: 4, petId: 104, quantity: 5 })
+    expect(await page.locator('#add-order-error').textContent()).toBe('')
+
+    await form.getByLabel('Id', { exact: true }).fill('9007199254740993')
+    await form.getByLabel('Pet id').fill('9223372036854775807')
+    await form.getByLabel('Status').selectOption('shipped')
+    await form.getByLabel('Complete').selectOption('true')
+    await form.getByRole('button', { name: 'Add order' }).click()
+    await expect.poll(() => cellOf(page, '9007199254740993', 1).textContent()).toBe('9223372036854775807')
+    const text = String(await adminOrder(origin, '9007199254740993'))
+    expect(text).toContain('"id":9007199254740993')
+    expect(text).toContain('"petId":9223372036854775807')
+    expect(text).toContain('"status":"shipped"')
+    expect(await buttonsOf(page, '9007199254740993')).toEqual(['Remove'])
+  })
+
+  test('the Add order form with a taken id shows the 409 message next to it and adds nothing', async () => {
+    const { origin, page } = await open()
+    await expect.poll(() => rowOf(page, 3).count()).toBe(1)
+    const form = page.getByRole('form', { name: 'Add order' })
+    await form.getByLabel('Id', { exact: true }).fill('2')
+    await form.getByLabel('Pet id').fill('999')
+    await form.getByRole('button', { name: 'Add order' }).click()
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Order 2 already exists; change it with PATCH, or give another id.')
+    expect(JSON.parse(String(await adminOrder(origin, 2)))).toMatchObject({ id: 2, petId: 102 })
+    expect((await ordersOf(origin)).map((order) => order.id)).toEqual([1, 2, 3])
+    expect(await page.locator('#orders tr').count()).toBe(3)
+  })
+
+  test('with a lifecycle, the panel shows it, and Advance clock by 30s ships the pending orders', async () => {
+    const { page } = await open({ lifecycle: { shipAfter: '30s' } })
+    await expect
+      .poll(() => page.locator('#lifecycle-now').textContent())
+      .toBe('Lifecycle: pending orders ship 30 s after they are loaded, reset or added.')
+    await expect.poll(() => page.locator('#clock-now').textContent()).toContain('3 transitions to come')
+    expect(await page.getByLabel('Advance by').inputValue()).toBe('30s')
+    await page.getByRole('button', { name: 'Advance clock' }).click()
+    for (const id of [1, 2, 3]) await expect.poll(() => statusOf(page, id).textContent()).toBe('shipped')
+    await expect.poll(() => page.locator('#clock-now').textContent()).toContain('No transitions to come')
+    expect(await page.locator('#clock-now').textContent()).toContain('advanced 30 s')
+    expect(await page.locator('#clock-error').textContent()).toBe('')
+  })
+
+  test('a lifecycle with a range shows both ends', async () => {
+    const { page } = await open({ lifecycle: { min: '10s', max: '2m' } })
+    await expect
+      .poll(() => page.locator('#lifecycle-now').textContent())
+      .toBe('Lifecycle: pending orders ship between 10 s and 2 min after they are loaded, reset or added.')
+  })
+
+  test('without a lifecycle the panel says so, and a bad duration shows its message next to the clock', async () => {
+    const { page } = await open()
+    await expect
+      .poll(() => page.locator('#lifecycle-now').textContent())
+      .toBe('Lifecycle: none (orders change only when someone changes them).')
+    await page.getByLabel('Advance by').fill('soon')
+    await page.getByRole('button', { name: 'Advance clock' }).click()
+    await expect.poll(() => page.locator('#clock-error').textContent()).toContain('advance must be a duration')
+    expect(await page.locator('#clock-now').textContent()).toContain('not advanced')
+  })
+
+  test('the requests table fits its column at 1280 px, with long paths and many rows', async () => {
+    const { origin, page } = await open()
+    const paths = ['/v1/store/orders/9223372036854775807', `/v1/store/orders/${'9'.repeat(120)}`, `/v1/${'a'.repeat(150)}`]
+    for (let i = 0; i < 30; i++) await fetch(`${origin}${paths[i % paths.length]}`, { method: 'DELETE', headers: AUTH })
+    await expect.poll(() => page.locator('#requests tr').count()).toBe(30)
+    const widths = await page.evaluate(() => {
+      const table = document.getElementById('requests-table') as HTMLElement
+      const section = table.closest('section') as HTMLElement
+      return {
+        table: table.scrollWidth,
+        section: section.scrollWidth,
+        column: section.clientWidth,
+        page: document.documentElement.scrollWidth,
+      }
+    })
+    expect(widths.table).toBeLessThanOrEqual(widths.column)
+    expect(widths.section).toBeLessThanOrEqual(widths.column)
+    expect(widths.page).toBeLessThanOrEqual(1280)
   })
 
   test('asks once for the admin token when the server requires one, and keeps it for the tab', async () => {

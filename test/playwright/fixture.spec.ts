@@ -91,7 +91,7 @@ for (const mode of ['server', 'route'] as const) {
       expect(sim.session).toMatch(/^pw-\d+-0-[0-9a-f-]{36}$/)
     })
 
-    test('the order verbs change this test\'s orders live: a shipped order refuses the app\'s cancel', async ({ page, sim }) => {
+    test("the order verbs change this test's orders live: a shipped order refuses the app's cancel", async ({ page, sim }) => {
       expect(await sim.updateOrder(1, { status: 'shipped', complete: true })).toMatchObject({ id: 1, status: 'shipped', complete: true })
       expect(await sim.addOrder({ petId: 12, quantity: 2 })).toEqual({ id: 4, petId: 12, quantity: 2, status: 'pending' })
       await sim.removeOrder('2')
@@ -111,7 +111,9 @@ for (const mode of ['server', 'route'] as const) {
       expect(await sim.requests()).toHaveLength(3)
       await expect(sim.updateOrder(99, { quantity: 1 })).rejects.toThrow('Order 99 was not found.')
       await expect(sim.addOrder({ id: 3 })).rejects.toThrow('Order 3 already exists')
-      await expect(sim.updateOrder(3, { status: 'delivered' } as never)).rejects.toThrow('status must be one of "pending", "shipped", "cancelled"')
+      await expect(sim.updateOrder(3, { status: 'delivered' } as never)).rejects.toThrow(
+        'status must be one of "pending", "shipped", "cancelled"',
+      )
       const clock = await sim.advanceClock('30s')
       expect(clock).toMatchObject({ advancedMs: 30_000, lifecycle: null, pending: [] })
       expect(await sim.clock()).toEqual({ ...clock, now: expect.any(String) })

@@ -1,7 +1,7 @@
 import { ValidationError } from '../validation-error.js'
 
 /** The longest duration a lifecycle or a clock advance takes: a day, past which a test is not simulating a warehouse any more. */
-export const MAX_DURATION_MS = 24 * 60 * 60 * 1000
+const MAX_DURATION_MS = 24 * 60 * 60 * 1000
 
 /** A duration as the options, scenarios and admin API take it: `"30s"`, `"1.5m"`, `"250ms"`, `"2h"`, or a number of milliseconds. */
 export type Duration = string | number

@@ -1,6 +1,6 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
-import type { Int64, Order, OrderStatus } from '../glossary.js'
+import type { Order, OrderStatus } from '../glossary.js'
 import { expectOrderId, int64Key, type Int64Key } from '../int64.js'
 import { isDateTime } from '../scenario/date-time.js'
 import { describe, isPlainObject } from '../scenario/expect-value.js'
@@ -8,21 +8,6 @@ import { MAX_ORDERS, ORDER_STATUSES } from '../scenario/parse-scenario.js'
 import { type OrderRecord, toOrder } from '../state/order-store.js'
 import { ValidationError } from '../validation-error.js'
 import type { SimulatorInstance } from './instance.js'
-
-/** A change of one order: any of its fields; `null` removes an optional one. */
-export interface OrderPatch {
-  status?: OrderStatus
-  petId?: Int64 | string | null
-  quantity?: number | null
-  shipDate?: string | null
-  complete?: boolean | null
-}
-
-/** An order to add: `id` is the next free one when left out, `status` pending. */
-export interface NewOrder extends Omit<OrderPatch, 'status'> {
-  id?: Int64 | string
-  status?: OrderStatus
-}
 
 type OptionalField = 'petId' | 'quantity' | 'shipDate' | 'complete'
 const PATCH_FIELDS = ['status', 'petId', 'quantity', 'shipDate', 'complete'] as const
@@ -150,12 +135,4 @@ export function removeOrder(instance: SimulatorInstance, id: unknown): Promise<v
     orders.remove(key)
     instance.lifecycle.unschedule(key)
   })
-}
-
-/** One order, status included; a 404 `ApiError` when there is none. */
-export function findOrder(instance: SimulatorInstance, id: unknown): Order {
-  const key = expectOrderId(id)
-  const order = instance.store.find(key)
-  if (order === undefined) throw orderNotFound(key)
-  return toOrder(order)
 }

@@ -1,12 +1,11 @@
 import type { Fault, FaultInput } from '../controls/faults.js'
 import type { LatencyInput, LatencyRanges, LatencySettings } from '../controls/latency.js'
 import type { RateLimit } from '../controls/rate-limit.js'
-import type { AfterCancel, DeprecationDates, Int64, Order } from '../glossary.js'
+import type { AfterCancel, DeprecationDates, Int64, NewOrder, Order, OrderPatch } from '../glossary.js'
 import type { Scenario } from '../scenario/scenario.js'
 import type { Duration } from '../lifecycle/duration.js'
 import type { LifecycleInput, LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import type { ClockState } from '../lifecycle/order-lifecycle.js'
-import type { NewOrder, OrderPatch } from './order-edits.js'
 import type { JournalEntry, RequestJournal } from '../state/journal.js'
 import type { RequestFilter } from '../state/request-filter.js'
 

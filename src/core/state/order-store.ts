@@ -24,7 +24,7 @@ type StoredOrder = v.InferOutput<typeof orderSchema>
 export type OrderRecord = Omit<StoredOrder, 'position'>
 
 /** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
-export interface OrderChange {
+interface OrderChange {
   find(id: Int64Key): OrderRecord | undefined
   /** How many orders the model holds. */
   count(): number
@@ -90,6 +90,7 @@ export function createOrderStore(): OrderStore {
   // No sync() extension: each simulator (each browser tab) keeps its own orders.
   const orders = new Collection({ schema: orderSchema })
   const byId = (id: Int64Key) => new Query<StoredOrder>((order) => order.id === id)
+  type ModelRecord = NonNullable<ReturnType<typeof orders.findFirst>> // our fields, plus the collection's keys
   let version = 0
   const exclusive = serial()
   // What readers see while the model is being written: a replaceAll's orders, then a change's.
@@ -111,7 +112,7 @@ export function createOrderStore(): OrderStore {
    * refuses objects of another realm, and in a Jest sandbox `structuredClone`
    * is the host's. Readers see the new records at once, in their places.
    */
-  async function replace(next: readonly StoredOrder[]): Promise<void> {
+  async function replace(previous: readonly ModelRecord[], next: readonly StoredOrder[]): Promise<void> {
     // Checked before anyone sees them: a record the model refuses is never shown, not even for a moment.
     for (const record of next) v.parse(orderSchema, record)
     const byNextId = new Map(next.map((record) => [record.id, record]))
@@ -121,7 +122,6 @@ export function createOrderStore(): OrderStore {
         orders.clear()
         for (const record of after) await orders.create(record)
       } else {
-        const previous = orders.findMany(new Query<StoredOrder>((order) => byNextId.has(order.id)))
         for (const record of next) await orders.create(record)
         for (const record of previous) orders.delete(record)
       }
@@ -150,8 +150,11 @@ export function createOrderStore(): OrderStore {
     largestId: () => largestId(orders.all()),
     async put(records) {
       const given = new Map(records.map((record) => [record.id, record]))
-      const held = orders.findMany(new Query<StoredOrder>((order) => given.has(order.id)))
-      if (held.length > 0) await replace(held.map((order) => storedCopy(given.get(order.id) as OrderRecord, order.position)))
+      // One order (a cancel, an edit) is found without walking past it.
+      const only = records.length === 1 ? orders.findFirst(byId(records[0]?.id ?? '')) : undefined
+      const held = only === undefined ? orders.findMany(new Query<StoredOrder>((order) => given.has(order.id))) : [only]
+      const next = held.map((order) => storedCopy(given.get(order.id) as OrderRecord, order.position))
+      if (held.length > 0) await replace(held, next)
     },
     async setStatus(id, status) {
       const order = orders.findFirst(byId(id))

@@ -2,7 +2,7 @@ import type { Request as ExpressRequest, Router } from 'express'
 import { ApiError } from '../../../core/api-error.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { parseInt64, type Int64Key } from '../../../core/int64.js'
-import type { NewOrder, OrderPatch } from '../../../core/simulator/order-edits.js'
+import type { NewOrder, OrderPatch } from '../../../core/glossary.js'
 import { action, asyncAction } from './admin-action.js'
 import { readJson, readJsonObject, sendJson } from './admin-json.js'
 
