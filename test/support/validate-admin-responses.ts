@@ -92,7 +92,7 @@ afterAll(async () => {
   if (INNER in globalThis.fetch) globalThis.fetch = (globalThis.fetch as WrappedFetch)[INNER]
   // ADMIN_CONTRACT_STATS=<file> appends how many admin answers each test file had checked.
   const file = process.env['ADMIN_CONTRACT_STATS']
-  if (file === undefined) return
+  if (file === undefined || file === '') return
   const counts = (await loadChecker()).checkCounts()
   if (counts.checked > 0) appendFileSync(file, `${JSON.stringify({ file: expect.getState().testPath, ...counts })}\n`)
 })
