@@ -54,3 +54,8 @@ export function errorReply(error: unknown, extraHeaders: Readonly<Record<string,
     body: JSON.stringify(apiError.body),
   }
 }
+
+/** The 404 of an order id no order has, for the API's cancel and the admin API alike. */
+export function orderNotFound(id: string): ApiError {
+  return new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
+}

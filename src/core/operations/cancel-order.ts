@@ -1,15 +1,14 @@
-import { ApiError } from '../api-error.js'
+import { ApiError, orderNotFound } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { parseInt64, type Int64Key } from '../int64.js'
 import { asRequested, noContent, preferredUnauthorized, quote, type OperationDefinition } from './operation.js'
 
-const invalidOrderId = (param: string) =>
+export const invalidOrderId = (param: string) =>
   new ApiError(
     400,
     ErrorCode.InvalidOrderId,
     `Invalid order id ${quote(param)}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`,
   )
-const orderNotFound = (id: Int64Key | string) => new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
 const alreadyShipped = (id: Int64Key | string) =>
   new ApiError(409, ErrorCode.OrderAlreadyShipped, `Order ${id} has already shipped and cannot be cancelled.`)
 const notPending = (id: Int64Key, status: string) =>

@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error.js'
+import { ApiError, orderNotFound } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import type { Order, OrderStatus } from '../glossary.js'
 import { expectOrderId, int64Key, type Int64Key } from '../int64.js'
@@ -12,8 +12,6 @@ import type { SimulatorInstance } from './instance.js'
 type OptionalField = 'petId' | 'quantity' | 'shipDate' | 'complete'
 const PATCH_FIELDS = ['status', 'petId', 'quantity', 'shipDate', 'complete'] as const
 const INT64_MAX = 2n ** 63n - 1n
-
-const orderNotFound = (id: Int64Key) => new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
 
 /** Each field a patch or a new order may carry: what it takes, as a `ValidationError` naming it otherwise. */
 const READ: Record<OptionalField, (value: unknown) => OrderRecord[OptionalField]> = {

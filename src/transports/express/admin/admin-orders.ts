@@ -1,5 +1,6 @@
 import type { Request as ExpressRequest, Router } from 'express'
-import { ApiError } from '../../../core/api-error.js'
+import { ApiError, orderNotFound } from '../../../core/api-error.js'
+import { invalidOrderId } from '../../../core/operations/cancel-order.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { parseInt64, type Int64Key } from '../../../core/int64.js'
 import type { NewOrder, OrderPatch } from '../../../core/glossary.js'
@@ -10,14 +11,7 @@ import { readJson, readJsonObject, sendJson } from './admin-json.js'
 function orderIdOf(req: ExpressRequest): Int64Key {
   const param = String(req.params['orderId'] ?? '')
   const id = parseInt64(param)
-  if (id === null) {
-    const shown = JSON.stringify(param.length > 40 ? `${param.slice(0, 40)}…` : param)
-    throw new ApiError(
-      400,
-      ErrorCode.InvalidOrderId,
-      `Invalid order id ${shown}: an order id is a decimal integer between -9223372036854775808 and 9223372036854775807.`,
-    )
-  }
+  if (id === null) throw invalidOrderId(param)
   return id
 }
 
@@ -42,7 +36,7 @@ export function addOrderRoutes(router: Router): void {
     action((req, res, view) => {
       const id = orderIdOf(req)
       const order = view.order(id)
-      if (order === undefined) throw new ApiError(404, ErrorCode.OrderNotFound, `Order ${id} was not found.`)
+      if (order === undefined) throw orderNotFound(id)
       sendJson(res, 200, order)
     }),
   )
