@@ -7,3 +7,6 @@ assertSupportedMsw()
 export { startSimulatorServer, type RunningSimulator, type SimulatorServerOptions } from './transports/standalone/start-server.js'
 export { createSimulatorApp, type MountableApp, type SimulatorApp } from './transports/express/express-app.js'
 export type { SimulatorAppOptions } from './transports/express/app-options.js'
+
+// The admin API's contract (everything under /__sim), as GET /__sim/openapi.json serves it.
+export { adminOpenApiDocument } from './contract/admin-openapi-document.js'

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
+import { adminOpenApiDocument } from '../../../contract/admin-openapi-document.js'
 import { type RequestHandler, Router } from 'express'
 import { ApiError, invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
@@ -68,6 +69,7 @@ export function createAdminRouter(
   })
 
   router.get('/', (_req, res) => sendJson(res, 200, { endpoints: ADMIN_ENDPOINTS }))
+  router.get('/openapi.json', (_req, res) => sendJson(res, 200, adminOpenApiDocument))
   router.get('/events', eventsRoute(sim, options.shutdown))
   router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
   router.delete('/sessions/:id', (req, res) => sendRemoved(res, sim.endSession(req.params['id'] ?? ''), 'session', req.params['id']))
