@@ -34,6 +34,7 @@ test('exports every error code as a stable snake_case constant', () => {
     'method_not_allowed',
     'not_found',
     'order_already_shipped',
+    'order_exists',
     'order_not_found',
     'order_not_pending',
     'payload_too_large',
@@ -42,6 +43,7 @@ test('exports every error code as a stable snake_case constant', () => {
     'request_timeout',
     'scenario_file_invalid',
     'service_unavailable',
+    'too_many_orders',
     'unauthorized',
     'unknown_scenario',
   ])

@@ -231,6 +231,7 @@ describe('options', () => {
         baseUrl: '/v1',
         exposeStatus: true,
         afterCancel: 'keep',
+        lifecycle: null,
         deprecation: { deprecatedAt: new Date('2026-01-01T00:00:00Z'), sunsetAt: new Date('2027-01-01T00:00:00Z') },
       },
       orders: sim.orders(),
