@@ -48,6 +48,23 @@ test('a CommonJS consumer require()s the package, ./node and ./server in plain N
   expect(JSON.parse(output)).toEqual([true, 'shipped', 'function'])
 })
 
+test("the built package's server answers its admin API, the admin document and the QA panel (they find the package folder from dist/)", async () => {
+  const consumer = linkedConsumer('module')
+  const script = [
+    "import { startSimulatorServer } from 'petstore-orders-simulator/server'",
+    "const running = await startSimulatorServer({ port: 0, scenario: 'pending' })",
+    'const origin = new URL(running.url).origin',
+    "const statuses = await Promise.all(['/__sim/state', '/__sim/openapi.json', '/__sim/'].map(async (path) => (await fetch(origin + path)).status))",
+    'await running.close()',
+    'console.log(JSON.stringify(statuses))',
+  ].join('\n')
+  writeFileSync(join(consumer, 'server.mjs'), script)
+
+  const output = execFileSync(process.execPath, ['server.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 30_000 })
+
+  expect(JSON.parse(output)).toEqual([200, 200, 200])
+})
+
 test('petstore-orders-simulator/node hands back a simulator and a setupServer holding its handlers', async () => {
   const { setupSimulatorServer } = await import('../src/node.js')
   const { sim, server } = setupSimulatorServer({ scenario: 'shipped' })

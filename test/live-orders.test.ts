@@ -98,6 +98,24 @@ describe('the admin API changes orders one at a time', () => {
   })
 })
 
+test('an admin body is read exactly: a fault on order 9223372036854775807 keeps its id and fires on it', async () => {
+  const { origin } = await serve({ scenario: 'pending' })
+  await admin(origin, 'POST', '/orders', '{"id":9223372036854775807}')
+  const fault = await admin(
+    origin,
+    'POST',
+    '/faults',
+    '{"operation":"cancelOrder","orderId":9223372036854775807,"kind":"status","status":503,"times":1}',
+  )
+  expect(fault.status).toBe(201)
+  expect(fault.text).toContain('"orderId":9223372036854775807')
+  expect((await fetch(`${origin}/v1/store/orders/9223372036854775806`, { method: 'DELETE', headers: auth })).status).toBe(404)
+  expect((await fetch(`${origin}/v1/store/orders/9223372036854775807`, { method: 'DELETE', headers: auth })).status).toBe(503)
+  const beyond = await admin(origin, 'POST', '/faults', '{"operation":"cancelOrder","orderId":9223372036854775808,"kind":"network"}')
+  expect([beyond.status, beyond.json()['code']]).toEqual([400, 'invalid_request'])
+  expect(beyond.json()['message']).toContain('got 9223372036854775808')
+})
+
 describe('the admin API refuses bad changes with an Error naming the field, and changes nothing', () => {
   test.each([
     [

@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
-import { parseInt64 } from '../int64.js'
+import type { Int64 } from '../glossary.js'
+import { int64Key, parseInt64 } from '../int64.js'
 import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 import { isWhole } from './latency.js'
@@ -11,7 +12,7 @@ type FaultKind = 'status' | 'network' | 'hang' | 'slow-body' | 'malformed-json'
 export interface FaultInput {
   operation: OperationId
   /** Only requests that act on this order (cancelOrder). */
-  orderId?: number | string
+  orderId?: Int64 | string
   kind: FaultKind
   /** For `status`: 500 (default), 502, 503 or 504. */
   status?: number
@@ -49,24 +50,27 @@ function invalid(field: string, message: string): ValidationError {
 }
 
 /** A fault's order id as a canonical int64, so that a request's id is compared as a string. */
-function faultOrderId(orderId: unknown): number | string {
+function faultOrderId(orderId: unknown): Int64 | string {
   const key =
     typeof orderId === 'number' && Number.isSafeInteger(orderId)
       ? String(orderId)
       : typeof orderId === 'string'
         ? parseInt64(orderId)
-        : null
+        : // An id beyond 2^53 in an admin body, read exactly.
+          int64Key(typeof orderId === 'bigint' ? orderId : null)
   if (key === null) {
     const shown =
       typeof orderId === 'string' && orderId.length > 40
         ? `${orderId.slice(0, 40)}… (${orderId.length} characters)`
-        : JSON.stringify(orderId)
+        : typeof orderId === 'bigint'
+          ? String(orderId)
+          : JSON.stringify(orderId)
     throw invalid(
       'orderId',
       `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`,
     )
   }
-  return typeof orderId === 'number' ? orderId : key
+  return typeof orderId === 'number' || typeof orderId === 'bigint' ? orderId : key
 }
 
 /** The optional numbers of a fault, each checked against its own range. */

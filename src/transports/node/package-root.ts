@@ -7,7 +7,8 @@ const PACKAGE_NAME = 'petstore-orders-simulator'
  * from this file: it runs both as src/*.ts (tests) and as dist/src/*.js.
  */
 export function packageRoot(): URL {
-  for (const relative of ['../', '../../', '../../../']) {
+  // Three levels up from src/transports/node/, four from dist/src/transports/node/ (one from the bundled CLI in dist/).
+  for (const relative of ['../', '../../', '../../../', '../../../../']) {
     const folder = new URL(relative, import.meta.url)
     try {
       const manifest = JSON.parse(readFileSync(new URL('package.json', folder), 'utf8')) as { name?: string }
