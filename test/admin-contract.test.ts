@@ -1,3 +1,4 @@
+import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -258,7 +259,7 @@ describe('the fetch wrapper of the setup file', () => {
 
   describe('under msw, which patches fetch again', () => {
     const msw = setupServer(http.get('http://mocked.test/__sim/latency', () => HttpResponse.json({ min: 'fast' })))
-    beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }))
+    beforeAll(() => msw.listen(withUnhandledStrategy(msw, {}, 'bypass')))
     afterAll(() => msw.close())
 
     test('checks what msw passes through and what it mocks', async () => {

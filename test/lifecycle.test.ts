@@ -1,3 +1,4 @@
+import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -216,7 +217,7 @@ describe('the race: a cancel and a ship of one order at the same moment end one 
     const { setupServer } = await import('msw/node')
     const sim = createSimulator({ scenario: 'pending', lifecycle: { shipAfter: '10s' } })
     const server = setupServer(...sim.handlers)
-    server.listen({ onUnhandledRequest: 'error' })
+    server.listen(withUnhandledStrategy(server, {}, 'error'))
     try {
       const outcomes = { cancelled: 0, shipped: 0 }
       for (let round = 0; round < 200; round++) {
