@@ -14,6 +14,14 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)))
 /** A folder outside the repository, a package of `type` with this package and msw linked into node_modules. */
 const linkedConsumer = (type: 'module' | 'commonjs') => linkedProject(mkdtempSync(join(tmpdir(), `petstore-consumer-${type}-`)), type)
 
+/** Runs a script of these lines in a fresh consumer of `type`, and parses the JSON it prints. */
+function runInConsumer(type: 'module' | 'commonjs', lines: string[]): unknown {
+  const consumer = linkedConsumer(type)
+  const file = type === 'module' ? 'script.mjs' : 'script.cjs'
+  writeFileSync(join(consumer, file), lines.join('\n'))
+  return JSON.parse(execFileSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8', timeout: 30_000 }))
+}
+
 test('a consumer outside the repository imports the built package by name and drives it through its own setupServer', () => {
   expect(existsSync(join(root, 'dist/src/index.js')), 'run "npm run build" first (npm test does)').toBe(true)
   const consumer = linkedConsumer('module')
@@ -33,36 +41,28 @@ test('a consumer outside the repository imports the built package by name and dr
 })
 
 test('a CommonJS consumer require()s the package, ./node and ./server in plain Node.js, outside Jest', () => {
-  const consumer = linkedConsumer('commonjs')
-  const script = [
+  const output = runInConsumer('commonjs', [
     "const { createSimulator } = require('petstore-orders-simulator')",
     "const { setupSimulatorServer } = require('petstore-orders-simulator/node')",
     "const { startSimulatorServer } = require('petstore-orders-simulator/server')",
     "const { sim } = setupSimulatorServer({ scenario: 'shipped' })",
     'console.log(JSON.stringify([createSimulator().orders().length > 0, sim.orders()[0].status, typeof startSimulatorServer]))',
-  ].join('\n')
-  writeFileSync(join(consumer, 'consumer.cjs'), script)
+  ])
 
-  const output = execFileSync(process.execPath, ['consumer.cjs'], { cwd: consumer, encoding: 'utf8', timeout: 30_000 })
-
-  expect(JSON.parse(output)).toEqual([true, 'shipped', 'function'])
+  expect(output).toEqual([true, 'shipped', 'function'])
 })
 
-test("the built package's server answers its admin API, the admin document and the QA panel (they find the package folder from dist/)", async () => {
-  const consumer = linkedConsumer('module')
-  const script = [
+test("the built package's server answers its admin API, the admin document and the QA panel (they find the package folder from dist/)", () => {
+  const output = runInConsumer('module', [
     "import { startSimulatorServer } from 'petstore-orders-simulator/server'",
     "const running = await startSimulatorServer({ port: 0, scenario: 'pending' })",
     'const origin = new URL(running.url).origin',
     "const statuses = await Promise.all(['/__sim/state', '/__sim/openapi.json', '/__sim/'].map(async (path) => (await fetch(origin + path)).status))",
     'await running.close()',
     'console.log(JSON.stringify(statuses))',
-  ].join('\n')
-  writeFileSync(join(consumer, 'server.mjs'), script)
+  ])
 
-  const output = execFileSync(process.execPath, ['server.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 30_000 })
-
-  expect(JSON.parse(output)).toEqual([200, 200, 200])
+  expect(output).toEqual([200, 200, 200])
 })
 
 test('petstore-orders-simulator/node hands back a simulator and a setupServer holding its handlers', async () => {

@@ -51,13 +51,9 @@ function invalid(field: string, message: string): ValidationError {
 
 /** A fault's order id as a canonical int64, so that a request's id is compared as a string. */
 function faultOrderId(orderId: unknown): Int64 | string {
-  const key =
-    typeof orderId === 'number' && Number.isSafeInteger(orderId)
-      ? String(orderId)
-      : typeof orderId === 'string'
-        ? parseInt64(orderId)
-        : // An id beyond 2^53 in an admin body, read exactly.
-          int64Key(typeof orderId === 'bigint' ? orderId : null)
+  // A JSON number as read (a bigint beyond 2^53, from an exact admin body), or a decimal string.
+  const exact = typeof orderId === 'bigint' || (typeof orderId === 'number' && Number.isSafeInteger(orderId))
+  const key = exact ? int64Key(orderId) : typeof orderId === 'string' ? parseInt64(orderId) : null
   if (key === null) {
     const shown =
       typeof orderId === 'string' && orderId.length > 40
@@ -70,7 +66,7 @@ function faultOrderId(orderId: unknown): Int64 | string {
       `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`,
     )
   }
-  return typeof orderId === 'number' || typeof orderId === 'bigint' ? orderId : key
+  return exact ? (orderId as Int64) : key
 }
 
 /** The optional numbers of a fault, each checked against its own range. */

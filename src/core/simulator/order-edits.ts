@@ -1,7 +1,7 @@
 import { ApiError, orderNotFound } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import type { Order, OrderStatus } from '../glossary.js'
-import { expectOrderId, int64Key, type Int64Key } from '../int64.js'
+import { expectOrderId, type Int64Key } from '../int64.js'
 import { isDateTime } from '../scenario/date-time.js'
 import { describe, isPlainObject } from '../scenario/expect-value.js'
 import { MAX_ORDERS, ORDER_STATUSES } from '../scenario/parse-scenario.js'
@@ -45,8 +45,16 @@ function readStatus(value: unknown): OrderStatus {
   return value as OrderStatus
 }
 
-/** The fields of a patch (or of a new order, with `id`), checked; a `ValidationError` names the first at fault. */
-function readFields(value: unknown, what: 'patch' | 'order'): Record<string, unknown> {
+const fieldList = (what: 'patch' | 'order') => (what === 'order' ? ['id', ...PATCH_FIELDS] : PATCH_FIELDS).join(', ')
+
+/** The order fields a patch or a new order sets, read once; `null` removes an optional one. */
+type Changes = Partial<Omit<OrderRecord, 'id'>>
+
+/**
+ * A patch (or a new order, which may carry `id`), checked whole before
+ * anything changes; a `ValidationError` names the first field at fault.
+ */
+function readChanges(value: unknown, what: 'patch' | 'order'): { id: Int64Key | null; changes: Changes } {
   if (!isPlainObject(value))
     throw new ValidationError(what, `The ${what} must be an object with any of ${fieldList(what)}, got ${describe(value)}.`)
   for (const key of Object.keys(value)) {
@@ -55,23 +63,16 @@ function readFields(value: unknown, what: 'patch' | 'order'): Record<string, unk
     if (!(PATCH_FIELDS as readonly string[]).includes(key) && !(what === 'order' && key === 'id'))
       throw new ValidationError(key, `Unknown field ${JSON.stringify(key.slice(0, 40))}: the ${what} takes ${fieldList(what)}.`)
   }
-  return value
-}
-
-const fieldList = (what: 'patch' | 'order') => (what === 'order' ? ['id', ...PATCH_FIELDS] : PATCH_FIELDS).join(', ')
-
-/** `record` with the patch's fields written over it. */
-function patched(record: OrderRecord, fields: Record<string, unknown>): OrderRecord {
-  const next = { ...record }
-  if (fields['status'] === null) throw new ValidationError('status', `status cannot be removed: it is one of ${ORDER_STATUSES.join(', ')}.`)
-  if (fields['status'] !== undefined) next.status = readStatus(fields['status'])
+  const id = value['id'] === undefined ? null : expectOrderId(value['id'], 'id')
+  const changes: Changes = {}
+  if (value['status'] === null) throw new ValidationError('status', `status cannot be removed: it is one of ${ORDER_STATUSES.join(', ')}.`)
+  if (value['status'] !== undefined) changes.status = readStatus(value['status'])
   for (const field of ['petId', 'quantity', 'shipDate', 'complete'] as const) {
-    const value = fields[field]
-    if (value === undefined) continue
+    const given = value[field]
     // Each field has its own type; the reader for the field gives the right one.
-    ;(next as Record<OptionalField, unknown>)[field] = value === null ? null : READ[field](value)
+    if (given !== undefined) (changes as Record<OptionalField, unknown>)[field] = given === null ? null : READ[field](given)
   }
-  return next
+  return { id, changes }
 }
 
 /**
@@ -82,14 +83,11 @@ function patched(record: OrderRecord, fields: Record<string, unknown>): OrderRec
  */
 export function updateOrder(instance: SimulatorInstance, id: unknown, patch: unknown): Promise<Order> {
   const key = expectOrderId(id)
-  const fields = readFields(patch, 'patch')
-  const blank: OrderRecord = { id: key, petId: null, quantity: null, shipDate: null, complete: null, status: 'pending' }
-  // Checked before the change, so a refused patch changes nothing.
-  patched(blank, fields)
+  const { changes } = readChanges(patch, 'patch')
   return instance.store.change(async (orders) => {
     const order = orders.find(key)
     if (order === undefined) throw orderNotFound(key)
-    const next = patched(order, fields)
+    const next = { ...order, ...changes }
     await orders.put([next])
     if (next.status !== 'pending') instance.lifecycle.unschedule(key)
     else if (order.status !== 'pending') instance.lifecycle.schedule(key)
@@ -99,10 +97,7 @@ export function updateOrder(instance: SimulatorInstance, id: unknown, patch: unk
 
 /** Adds an order at the end of the list; its id is the next free one when it has none. */
 export function addOrder(instance: SimulatorInstance, order: unknown): Promise<Order> {
-  const fields = readFields(order, 'order')
-  const givenId = fields['id'] === undefined ? null : expectOrderId(fields['id'], 'id')
-  const blank: OrderRecord = { id: givenId ?? '0', petId: null, quantity: null, shipDate: null, complete: null, status: 'pending' }
-  const checked = patched(blank, fields)
+  const { id: givenId, changes } = readChanges(order, 'order')
   return instance.store.change(async (orders) => {
     if (orders.count() >= MAX_ORDERS)
       throw new ApiError(
@@ -114,11 +109,11 @@ export function addOrder(instance: SimulatorInstance, order: unknown): Promise<O
     if (id === null) {
       const largest = orders.largestId()
       if (largest === INT64_MAX) throw new ValidationError('id', `No id is free above the largest, ${INT64_MAX}: give the order an id.`)
-      id = int64Key(largest === null ? 1n : largest + 1n) as Int64Key
+      id = (largest === null ? 1n : largest + 1n).toString()
     } else if (orders.find(id) !== undefined) {
       throw new ApiError(409, ErrorCode.OrderExists, `Order ${id} already exists; change it with PATCH, or give another id.`)
     }
-    const record = { ...checked, id }
+    const record: OrderRecord = { petId: null, quantity: null, shipDate: null, complete: null, status: 'pending', ...changes, id }
     await orders.add(record)
     if (record.status === 'pending') instance.lifecycle.schedule(id)
     return toOrder(record)

@@ -4,31 +4,21 @@ import { ErrorCode } from '../../../core/error-codes.js'
 import type { SimulatorView } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
 
-/** Runs an admin action; an `ApiError` it throws (a 400 of its input, mostly) becomes the answer. */
-export function action(run: (req: ExpressRequest, res: ExpressResponse, view: SimulatorView) => void): RequestHandler {
-  return (req, res) => {
-    try {
-      run(req, res, res.locals['view'] as SimulatorView)
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error
-      sendError(res, error)
-    }
-  }
-}
-
-/** The form of `action` for a change the store makes asynchronously: its refusal is answered when it settles. */
-export function asyncAction(run: (req: ExpressRequest, res: ExpressResponse, view: SimulatorView) => Promise<void>): RequestHandler {
+/**
+ * Runs an admin action; an `ApiError` it throws (a 400 of its input, mostly)
+ * becomes the answer, also when it rejects: a change of the store settles later.
+ */
+export function action(run: (req: ExpressRequest, res: ExpressResponse, view: SimulatorView) => void | Promise<void>): RequestHandler {
   return (req, res, next) => {
-    let running: Promise<void>
-    try {
-      running = run(req, res, res.locals['view'] as SimulatorView)
-    } catch (error) {
-      running = Promise.reject(error)
-    }
-    running.catch((error: unknown) => {
+    const refuse = (error: unknown) => {
       if (error instanceof ApiError) sendError(res, error)
       else next(error)
-    })
+    }
+    try {
+      run(req, res, res.locals['view'] as SimulatorView)?.catch(refuse)
+    } catch (error) {
+      refuse(error)
+    }
   }
 }
 

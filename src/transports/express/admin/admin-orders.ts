@@ -4,7 +4,7 @@ import { invalidOrderId } from '../../../core/operations/cancel-order.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { parseInt64, type Int64Key } from '../../../core/int64.js'
 import type { NewOrder, OrderPatch } from '../../../core/glossary.js'
-import { action, asyncAction } from './admin-action.js'
+import { action } from './admin-action.js'
 import { readJson, readJsonObject, sendJson } from './admin-json.js'
 
 /** The path's order id as the API reads it: a 400 `invalid_order_id` when it is no int64, as a cancel answers. */
@@ -25,7 +25,7 @@ export function addOrderRoutes(router: Router): void {
   )
   router.post(
     '/orders',
-    asyncAction(async (req, res, view) => {
+    action(async (req, res, view) => {
       const order = await view.addOrder(readJson(req) as NewOrder)
       res.location(`/__sim/orders/${order.id}`)
       sendJson(res, 201, order)
@@ -42,11 +42,11 @@ export function addOrderRoutes(router: Router): void {
   )
   router.patch(
     '/orders/:orderId',
-    asyncAction(async (req, res, view) => sendJson(res, 200, await view.updateOrder(orderIdOf(req), readJson(req) as OrderPatch))),
+    action(async (req, res, view) => sendJson(res, 200, await view.updateOrder(orderIdOf(req), readJson(req) as OrderPatch))),
   )
   router.delete(
     '/orders/:orderId',
-    asyncAction(async (req, res, view) => {
+    action(async (req, res, view) => {
       await view.removeOrder(orderIdOf(req))
       res.status(204).end()
     }),
@@ -57,7 +57,7 @@ export function addOrderRoutes(router: Router): void {
   )
   router.post(
     '/clock',
-    asyncAction(async (req, res, view) => {
+    action(async (req, res, view) => {
       const body = readJsonObject(req)
       const unknown = Object.keys(body).find((key) => key !== 'advance')
       if (unknown !== undefined)
