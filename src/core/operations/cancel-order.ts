@@ -23,6 +23,7 @@ export const cancelOrder = {
   id: 'cancelOrder',
   method: 'DELETE',
   path: '/store/orders/{orderId}',
+  statuses: [204, 400, 401, 404, 409],
   orderIdOf: parseInt64,
   answer({ param, orderId: id, state }) {
     if (id === null) throw invalidOrderId(param)

@@ -26,6 +26,7 @@ export const getPetById = {
   id: 'getPetById',
   method: 'GET',
   path: '/pets/{petId}',
+  statuses: [200, 401, 404],
   headers: ({ deprecation }) => deprecationHeaders(deprecation),
   answer({ param, state }) {
     const body = state.settings().petBodies.get(param)

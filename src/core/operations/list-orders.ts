@@ -19,6 +19,7 @@ export const listOrders = {
   id: 'listOrders',
   method: 'GET',
   path: '/store/orders',
+  statuses: [200, 401],
   answer: ({ state }) => listReply(state),
   preferred(status, { state }) {
     if (status === 401) throw preferredUnauthorized()

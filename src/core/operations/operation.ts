@@ -46,6 +46,8 @@ export interface OperationDefinition<Id extends string = string> {
   method: 'GET' | 'DELETE'
   /** The path under the base, as the OpenAPI document writes it. */
   path: `/${string}`
+  /** The statuses the OpenAPI document gives this operation (not `default`): what `Prefer: code=` may ask for. */
+  statuses: readonly number[]
   /** The order a call acts on, read from the path parameter: for faults and the journal. */
   orderIdOf?(param: string): Int64Key | null
   /** Headers every answer carries, errors included. */

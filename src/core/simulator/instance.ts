@@ -8,7 +8,9 @@ import type { AfterCancel } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
 import { resolveScenario } from '../scenario/load-scenario.js'
+import type { GenerateOrders } from '../scenario/generate-orders.js'
 import { materializeOrders } from '../scenario/materialize-orders.js'
+import { generatorNeeded, type OrderGeneration } from '../scenario/order-generation.js'
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import type { Scenario } from '../scenario/scenario.js'
 import { createJournal } from '../state/journal.js'
@@ -40,6 +42,10 @@ export interface SimulatorInstance extends Instance {
 
 /** Loads scenarios and makes states for one simulator, its options applied. */
 export interface InstanceFactory {
+  /** Checks a scenario (a built-in name, a file's path or an object); throws a `ScenarioError` when it is bad. */
+  resolve(input: string | Scenario): { scenario: CheckedScenario; source: string }
+  /** What `activate` must wait for first: the generator's load, when the scenario generates and it is not loaded. */
+  ready(scenario: CheckedScenario): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /** A fresh, independent state at the initial state of `active`. */
@@ -55,16 +61,22 @@ function lifecycleSeed(active: ActiveScenario): number {
   return active.seed ?? active.scenario.generate?.seed ?? 0
 }
 
-export function createInstanceFactory(options: SimulatorOptions, checked: CheckedOptions): InstanceFactory {
+export function createInstanceFactory(options: SimulatorOptions, checked: CheckedOptions, generation: OrderGeneration): InstanceFactory {
   const report = errorReporter(options.onError)
   let closed = false
+  const generate: GenerateOrders = (...args) => {
+    const loaded = generation.loaded()
+    // Every caller of activate awaits ready() first; reaching this is a bug of ours, not bad input.
+    if (loaded === undefined) throw new Error('The order generator was used before it was loaded.')
+    return loaded(...args)
+  }
   function activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario {
     const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, stringify(pet) ?? 'null']))
     return {
       scenario,
       source,
       seed,
-      initialOrders: materializeOrders(scenario, source, seed),
+      initialOrders: materializeOrders(scenario, source, seed, generate),
       settings: {
         acceptedKeys: new Set(scenario.apiKeys),
         exposeStatus: options.exposeStatus ?? scenario.exposeStatus ?? false,
@@ -85,6 +97,8 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
   }
 
   return {
+    resolve: resolveScenario,
+    ready: (scenario) => generatorNeeded(generation, scenario),
     activate,
     load(input, seed) {
       const { scenario, source } = resolveScenario(input)

@@ -3,6 +3,8 @@ import { assertAuthorized } from '../bearer-auth.js'
 import { createDispatcher } from '../dispatch/dispatcher.js'
 import { errorReporter } from '../dispatch/unexpected-error.js'
 import { mapValidation, type ValidationError } from '../validation-error.js'
+import type { OrderGeneration } from '../scenario/order-generation.js'
+import type { OrderRecord } from '../state/order-store.js'
 import { createInstanceFactory } from './instance.js'
 import { attachInternals } from './internals.js'
 import { checkOptions, checkSeed } from './options.js'
@@ -23,13 +25,15 @@ const failRequest = (error: ValidationError): never => {
 /**
  * Creates an independent simulator of the Petstore Orders Service, with no
  * transport: its own orders, keys, controls, journal and sessions.
+ * `generation` makes generated orders; it must be loaded already when the
+ * first scenario generates (later resets wait for it).
  */
-export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
+export function createSimulatorCore(options: SimulatorOptions, generation: OrderGeneration): SimulatorCore {
   const checked = mapValidation(
     () => checkOptions(options),
     (error) => failInProcess(error, 'create'),
   )
-  const factory = createInstanceFactory(options, checked)
+  const factory = createInstanceFactory(options, checked, generation)
   const seed = mapValidation(
     () => checkSeed(options.seed),
     (error) => failInProcess(error, 'create'),
@@ -75,5 +79,14 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     const { store, journal } = sessionId === null ? root : sessions.get(sessionId)
     return { orders: store.version(), ...journal.revision() }
   }
-  return attachInternals(sim, { dispatcher, base: checked.base, bodyLimit: checked.bodyLimit, journal: root.journal, view, revision })
+  const records = { all: () => root.store.all(), replace: (next: readonly OrderRecord[]) => root.store.replaceAll(next) }
+  return attachInternals(sim, {
+    dispatcher,
+    base: checked.base,
+    bodyLimit: checked.bodyLimit,
+    journal: root.journal,
+    view,
+    revision,
+    records,
+  })
 }

@@ -67,13 +67,11 @@ export function createView(
       const { active } = instance
       const seed = request.seed === undefined ? active.seed : checkedBy('reset', () => checkSeed(request.seed))
       // Load fully before touching the store: a bad scenario changes nothing.
-      const next =
-        request.scenario !== undefined
-          ? factory.load(request.scenario, seed)
-          : seed !== active.seed
-            ? factory.activate(active.scenario, active.source, seed)
-            : active
-      return factory.reload(instance, next)
+      if (request.scenario === undefined && seed === active.seed) return factory.reload(instance, active)
+      const { scenario, source } = request.scenario === undefined ? active : factory.resolve(request.scenario)
+      const activateAndReload = () => factory.reload(instance, factory.activate(scenario, source, seed))
+      const ready = factory.ready(scenario)
+      return ready === undefined ? activateAndReload() : ready.then(activateAndReload)
     },
     orders: () => target().store.all().map(toOrder),
     order(id) {

@@ -1,13 +1,9 @@
-import type { HttpHandler } from 'msw'
-import { internalsOf } from '../../core/simulator/internals.js'
-import { createSimulatorCore } from '../../core/simulator/simulator.js'
-import type { SimulatorCore, SimulatorOptions } from '../../core/simulator/types.js'
-import { createHandlers } from './handlers.js'
+import { generateOrders } from '../../core/scenario/generate-orders.js'
+import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import type { SimulatorOptions } from '../../core/simulator/types.js'
+import { buildSimulator, type Simulator } from './build-simulator.js'
 
-export interface Simulator extends SimulatorCore {
-  /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. */
-  readonly handlers: readonly HttpHandler[]
-}
+export type { Simulator } from './build-simulator.js'
 
 /**
  * Creates an independent simulator of the Petstore Orders Service: its own
@@ -24,7 +20,5 @@ export interface Simulator extends SimulatorCore {
  * sim.orders()[0].status // 'cancelled'
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  const sim = createSimulatorCore(options)
-  const { base, dispatcher } = internalsOf(sim)
-  return Object.assign(sim, { handlers: createHandlers(base, dispatcher) })
+  return buildSimulator(options, eagerGeneration(generateOrders))
 }

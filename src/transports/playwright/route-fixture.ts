@@ -4,6 +4,8 @@ import { isUnderBase, parseApiBase } from '../../core/operations/routing.js'
 import { bodyBytes, type Reply, type SimRequest } from '../../core/reply.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
+import { generateOrders } from '../../core/scenario/generate-orders.js'
+import { eagerGeneration } from '../../core/scenario/order-generation.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorView } from '../../core/simulator/types.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
@@ -71,7 +73,7 @@ export async function openRouteFixture(
   context: BrowserContext,
   settings: FixtureSettings,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
-  const core = createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href })
+  const core = createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, eagerGeneration(generateOrders))
   const { dispatcher } = internalsOf(core)
   const base = parseApiBase(settings.url.href)
   // Ends the latencies and hangs still pending when the test is over.

@@ -1,0 +1,45 @@
+import type { GenerateOrders } from './generate-orders.js'
+import type { CheckedScenario } from './parse-scenario.js'
+
+/**
+ * Where a simulator gets the code that generates orders (faker's). In Node it
+ * is there from the start; a browser page loads it only for the first scenario
+ * that generates, so pages whose scenarios list their orders never fetch it.
+ */
+export interface OrderGeneration {
+  /** The generator, or undefined while it is not loaded. */
+  loaded(): GenerateOrders | undefined
+  /** Loads it once; later calls share that load. */
+  load(): Promise<GenerateOrders>
+}
+
+/** A generator that is there from the start. */
+export function eagerGeneration(generate: GenerateOrders): OrderGeneration {
+  const ready = Promise.resolve(generate)
+  return { loaded: () => generate, load: () => ready }
+}
+
+/** A generator loaded by `load` the first time a scenario needs it. */
+export function lazyGeneration(load: () => Promise<GenerateOrders>): OrderGeneration {
+  let generate: GenerateOrders | undefined
+  let loading: Promise<GenerateOrders> | undefined
+  return {
+    loaded: () => generate,
+    load() {
+      loading ??= load().then(
+        (loadedGenerate) => (generate = loadedGenerate),
+        (error: unknown) => {
+          // A failed load (a network blip fetching the chunk) may be tried again.
+          loading = undefined
+          throw error
+        },
+      )
+      return loading
+    },
+  }
+}
+
+/** What a scenario needs before its orders can be made: nothing, or the generator's load. */
+export function generatorNeeded(generation: OrderGeneration, scenario: CheckedScenario): Promise<GenerateOrders> | undefined {
+  return scenario.generate === undefined || generation.loaded() !== undefined ? undefined : generation.load()
+}
