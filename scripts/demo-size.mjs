@@ -1,10 +1,29 @@
-// Prints what the demo page's script is made of: its minified size, then each package's share.
-// `npm run size:demo`; docs/performance.md has the figures and what was cut.
+// `npm run size:demo`: what a page loads for the simulator. First README's snippet built by Vite for
+// production, as an app gets it (its chunks and what each package adds), then the demo page's script.
+// docs/performance.md has the figures; test/chunk-size.test.ts keeps the budget.
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { PAGE_SCRIPT_OPTIONS } from './page-build.mjs'
+import { measureSnippet } from './snippet-size.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
+const kb = (bytes) => `${(bytes / 1024).toFixed(1).padStart(7)} KB`
+
+const snippet = await measureSnippet()
+console.log("README's enableMocking snippet, Vite production build (minified; gzip in brackets):")
+for (const chunk of snippet.chunks) {
+  console.log(`${kb(chunk.bytes)}  ${chunk.file} (${kb(chunk.gzip).trim()})`)
+  for (const { name, bytes, msw } of chunk.packages.filter((each) => each.bytes >= 512)) {
+    console.log(`  ${kb(bytes)}  ${name}${msw ? ' (msw)' : ''}`)
+  }
+}
+console.log(`\nThe simulator besides msw, to start on the default scenario: ${kb(snippet.startup.bytes).trim()} (budget 120 KB)`)
+for (const chunk of snippet.lazy) {
+  const holds = chunk.packages.map((each) => each.name).join(', ')
+  console.log(`  loaded only when needed: ${chunk.file} ${kb(chunk.bytes).trim()} (${holds})`)
+}
+console.log(snippet.warnings.length === 0 ? 'Vite printed no warning.' : `Vite warned:\n${snippet.warnings.join('\n')}`)
+
 const result = await build({
   ...PAGE_SCRIPT_OPTIONS,
   entryPoints: [`${root}src/demo/main.ts`],
@@ -18,6 +37,5 @@ for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
   const owner = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? 'this package'
   shares.set(owner, (shares.get(owner) ?? 0) + bytesInOutput)
 }
-const kb = (bytes) => `${(bytes / 1024).toFixed(1).padStart(7)} KB`
-console.log(`${kb(output.bytes)}  dist/demo/main.js (minified, before compression)`)
+console.log(`\n${kb(output.bytes)}  dist/demo/main.js, the demo page's script (esbuild, minified, before compression)`)
 for (const [owner, bytes] of [...shares].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${kb(bytes)}  ${owner}`)

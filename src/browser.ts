@@ -1,6 +1,9 @@
-import { setupWorker, type SetupWorker, type StartOptions as WorkerStartOptions } from 'msw/browser'
+import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browser'
+import { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
+import { lazyGeneration } from './core/scenario/order-generation.js'
+import type { Scenario } from './core/scenario/scenario.js'
 import type { SimulatorOptions } from './core/simulator/types.js'
-import { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
 export interface WorkerSimulatorOptions extends SimulatorOptions {
@@ -13,6 +16,13 @@ export interface WorkerSimulatorOptions extends SimulatorOptions {
   onUnhandledRequest?: UnhandledRequestStrategy
   /** Passed to msw's `worker.start()` (either name of the option above is passed on under the right one). */
   start?: WorkerStartOptions
+  /**
+   * `'session'` keeps the scenario, the controls and the orders in the tab's
+   * sessionStorage, so a reload shows the same state; `sim.reset()` clears
+   * it. Off by default. Past 1 MiB the state is no longer kept (the console
+   * says so once); a storage that cannot be used means a fresh state.
+   */
+  persist?: 'session'
 }
 
 export interface WorkerSimulator extends Simulator {
@@ -20,10 +30,17 @@ export interface WorkerSimulator extends Simulator {
   worker: SetupWorker
 }
 
+/** Whether a scenario may generate orders, so that faker's code is worth loading before the simulator is made. */
+function mayGenerate(scenario: string | Scenario): boolean {
+  const raw: unknown = typeof scenario === 'string' ? (BUILTIN_SCENARIOS as Record<string, unknown>)[scenario] : scenario
+  return typeof raw === 'object' && raw !== null && 'generate' in raw
+}
+
 /**
  * Creates a simulator and starts an msw service worker with its handlers, in
  * the browser. Resolves once the worker controls the page, so the app's first
- * request is already answered by the simulator.
+ * request is already answered by the simulator. Faker's code, which generates
+ * orders, is loaded only when a scenario generates them.
  *
  * @example
  * if (import.meta.env.DEV) {
@@ -35,14 +52,45 @@ export interface WorkerSimulator extends Simulator {
  * `npx msw init public/` copies the one that matches your installed msw.
  */
 export async function startSimulatorWorker(options: WorkerSimulatorOptions = {}): Promise<WorkerSimulator> {
-  const { start, onUnhandledRequest, ...simulatorOptions } = options
-  const sim = createSimulator(simulatorOptions)
+  const { start, onUnhandledRequest, persist, ...simulatorOptions } = options
+  if (persist !== undefined && persist !== 'session') {
+    throw new TypeError(`Failed to start the simulator: persist must be 'session' or left out, not ${JSON.stringify(persist)}.`)
+  }
+  const generation = lazyGeneration(async () => (await import('./core/scenario/generate-orders.js')).generateOrders)
+  // Its own chunk: a page that keeps nothing across reloads never loads it.
+  const persistence = persist === 'session' ? await import('./transports/browser/session-persistence.js') : undefined
+  const restoring = persistence?.restoredOptions(simulatorOptions)
+  const make = async (from: SimulatorOptions) => {
+    if (mayGenerate(from.scenario ?? 'default')) await generation.load()
+    return buildSimulator(from, generation)
+  }
+  let sim = await make(restoring?.options ?? simulatorOptions)
+  if (persistence !== undefined && restoring?.stored !== undefined) {
+    try {
+      await persistence.restore(sim, restoring.stored)
+    } catch (error) {
+      // A stored state this version cannot take back: a fresh simulator, never a half-restored one.
+      console.warn(
+        `[petstore-orders-simulator] persist: 'session': the stored state cannot be restored (${String(error)}); starting from a fresh state.`,
+      )
+      sim.close()
+      restoring.persistence.scenario = simulatorOptions.scenario ?? 'default'
+      restoring.persistence.seed = simulatorOptions.seed ?? null
+      sim = await make(simulatorOptions)
+    }
+  }
+  // msw's worker code is a chunk of its own, so that neither chunk is past the 500 kB bundlers warn about.
+  const { setupWorker } = await import('msw/browser')
   const worker = setupWorker(...sim.handlers)
   await worker.start(withUnhandledStrategy(worker, start, onUnhandledRequest, 'bypass'))
+  if (persistence !== undefined && restoring !== undefined) {
+    persistence.keepInSession(sim, restoring.persistence, (listener) => worker.events.on('response:mocked', () => listener()))
+  }
   return Object.assign(sim, { worker })
 }
 
-export { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+export { createSimulator } from './transports/msw/msw-simulator.js'
+export type { Simulator } from './transports/msw/build-simulator.js'
 export type { SimulatorOptions } from './core/simulator/types.js'
 export { ErrorCode } from './core/error-codes.js'
 export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
