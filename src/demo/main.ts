@@ -98,16 +98,21 @@ async function cancel(id: number | string): Promise<void> {
   await loadOrders(Number(id))
 }
 
+// ?persist keeps the tab's state across reloads (sessionStorage); the browser tests load it so.
+const query = new URLSearchParams(location.search)
 const sim = await startSimulatorWorker({
   // The page shows each order's status, which the spec's list leaves out.
   exposeStatus: true,
   start: { serviceWorker: { url: './mockServiceWorker.js' }, quiet: true },
+  ...(query.has('persist') ? { persist: 'session' as const } : {}),
 })
+picker.value = sim.scenario().name
+Object.assign(window, { petstoreSim: sim })
 
-picker.addEventListener('change', () => {
-  sim.reset(picker.value)
+picker.addEventListener('change', async () => {
+  await sim.reset(picker.value)
   say(`Scenario ${picker.value} loaded.`, 'ok')
-  void loadOrders()
+  await loadOrders()
 })
 cancelForm.addEventListener('submit', (event) => {
   event.preventDefault()

@@ -1,6 +1,7 @@
 import type { Dispatcher } from '../dispatch/dispatcher.js'
 import type { ApiBase } from '../operations/routing.js'
 import type { JournalWriter } from '../state/journal.js'
+import type { OrderRecord } from '../state/order-store.js'
 import type { FailValidation } from './view.js'
 import type { SimulatorCore, SimulatorView } from './types.js'
 
@@ -15,6 +16,11 @@ export interface SimulatorInternals {
   view(sessionId: string | null, fail: FailValidation): SimulatorView
   /** Counters that move when a state's orders or journal change: what a watcher compares instead of reading them. */
   revision(sessionId: string | null): Revision
+  /** The simulator's own orders as stored, and a way to put such a copy back (a tab's state across reloads). */
+  records: {
+    all(): readonly OrderRecord[]
+    replace(records: readonly OrderRecord[]): Promise<void>
+  }
 }
 
 export interface Revision {

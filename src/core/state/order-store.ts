@@ -1,7 +1,7 @@
 import { Collection, Query } from '@msw/data'
 import * as v from 'valibot'
 import type { Order, OrderStatus } from '../glossary.js'
-import { int64Value, type Int64Key } from '../int64.js'
+import { int64Value, parseInt64, type Int64Key } from '../int64.js'
 
 /**
  * The order model: the only place that knows its schema. Ids are canonical
@@ -22,6 +22,18 @@ type StoredOrder = v.InferOutput<typeof orderSchema>
 
 /** An order as stored. */
 export type OrderRecord = Omit<StoredOrder, 'position'>
+
+const recordsSchema = v.array(v.omit(orderSchema, ['position']))
+
+/** Orders as stored, read back from a copy kept elsewhere (a tab's sessionStorage); undefined when it is not exactly that. */
+export function parseOrderRecords(input: unknown): OrderRecord[] | undefined {
+  const parsed = v.safeParse(recordsSchema, input)
+  if (!parsed.success) return undefined
+  const records = parsed.output
+  const canonical = (id: string | null) => id === null || parseInt64(id) === id
+  const ids = new Set(records.map((record) => record.id))
+  return ids.size === records.length && records.every((record) => canonical(record.id) && canonical(record.petId)) ? records : undefined
+}
 
 /** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
 interface OrderChange {

@@ -1,0 +1,215 @@
+import type { Fault, FaultInput } from '../../core/controls/faults.js'
+import type { LatencyRanges } from '../../core/controls/latency.js'
+import type { RateLimit } from '../../core/controls/rate-limit.js'
+import type { Scenario } from '../../core/scenario/scenario.js'
+import { internalsOf } from '../../core/simulator/internals.js'
+import type { ResetRequest, SimulatorOptions, SimulatorView } from '../../core/simulator/types.js'
+import { parseOrderRecords, type OrderRecord } from '../../core/state/order-store.js'
+import type { Simulator } from '../msw/build-simulator.js'
+
+/** The sessionStorage key of a tab's simulator state. */
+export const STORAGE_KEY = 'petstore-orders-simulator:state'
+/** Past this size (UTF-8 bytes of its JSON) the state is no longer kept: sessionStorage holds about 5 MiB per origin, shared with the app. */
+export const MAX_PERSISTED_BYTES = 1024 * 1024
+/** Bumped whenever the stored shape changes: an older copy is then set aside, not misread. */
+const FORMAT = 1
+
+/** What a tab keeps across reloads: where its state came from, its controls and its orders. */
+interface PersistedState {
+  format: typeof FORMAT
+  /** The worker's options when the state was saved: other options (the app's code changed) start afresh. */
+  startedWith: string
+  scenario: string | Scenario
+  seed: number | null
+  latency: LatencyRanges | null
+  faults: FaultInput[]
+  rateLimit: RateLimit | null
+  orders: readonly OrderRecord[]
+}
+
+/** Where the state went and what the console was told; one per simulator. */
+interface Persistence {
+  storage: Storage | undefined
+  startedWith: string
+  /** The scenario and seed that `reset()` with no argument goes back to, as the app last chose them. */
+  scenario: string | Scenario
+  seed: number | null
+  /** Set once the state outgrew its bound or the storage refused it: nothing more is written. */
+  stopped: boolean
+}
+
+/** The tab's sessionStorage, or undefined where reading it throws (storage disabled, a sandboxed frame). */
+function sessionStorageOrNone(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage
+  } catch {
+    return undefined
+  }
+}
+
+const say = (text: string) => console.warn(`[petstore-orders-simulator] persist: 'session': ${text}`)
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The stored state when it is exactly this version's shape and these options', else undefined (said once when something was there). */
+function readStored(storage: Storage, startedWith: string): PersistedState | undefined {
+  const text = storage.getItem(STORAGE_KEY)
+  if (text === null) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  const orders = isRecord(parsed) ? parseOrderRecords(parsed['orders']) : undefined
+  const shaped =
+    isRecord(parsed) &&
+    parsed['format'] === FORMAT &&
+    typeof parsed['startedWith'] === 'string' &&
+    (typeof parsed['scenario'] === 'string' || isRecord(parsed['scenario'])) &&
+    (parsed['seed'] === null || typeof parsed['seed'] === 'number') &&
+    Array.isArray(parsed['faults']) &&
+    orders !== undefined
+  if (!shaped || !isRecord(parsed)) {
+    say('the stored state is not one this version reads (an older version, or damaged); starting from a fresh state.')
+    return undefined
+  }
+  if (parsed['startedWith'] !== startedWith) return undefined // the app now starts the worker differently: its choice wins, silently
+  return { ...(parsed as unknown as PersistedState), orders }
+}
+
+/** The options a simulator is made with: the stored scenario and seed when there is a state to restore. */
+export function restoredOptions<T extends SimulatorOptions>(
+  options: T,
+): { options: T; persistence: Persistence; stored: PersistedState | undefined } {
+  const storage = sessionStorageOrNone()
+  let startedWith: string
+  try {
+    startedWith = JSON.stringify(options) ?? ''
+  } catch {
+    startedWith = '' // a bigint or a cycle in the options: nothing stored can match them
+  }
+  const persistence: Persistence = {
+    storage,
+    startedWith,
+    scenario: options.scenario ?? 'default',
+    seed: options.seed ?? null,
+    stopped: false,
+  }
+  if (storage === undefined) {
+    say('sessionStorage cannot be used in this page; the state is not kept across reloads.')
+    persistence.stopped = true
+    return { options, persistence, stored: undefined }
+  }
+  let stored: PersistedState | undefined
+  try {
+    stored = readStored(storage, startedWith)
+  } catch {
+    say('sessionStorage cannot be read; starting from a fresh state.')
+  }
+  if (stored === undefined) return { options, persistence, stored }
+  persistence.scenario = stored.scenario
+  persistence.seed = stored.seed
+  const seeded = stored.seed === null ? {} : { seed: stored.seed }
+  return { options: { ...options, scenario: stored.scenario, ...seeded }, persistence, stored }
+}
+
+/** Puts the stored controls and orders back into a simulator made from the stored scenario. */
+export async function restore(sim: Simulator, stored: PersistedState): Promise<void> {
+  sim.setLatency(stored.latency)
+  sim.clearFaults()
+  for (const fault of stored.faults) sim.addFault(fault)
+  sim.setRateLimit(stored.rateLimit)
+  await internalsOf(sim).records.replace(stored.orders)
+}
+
+/** A fault as it can be added again: what is left of it, without its id. */
+function faultInput({ id: _id, remaining, ...fault }: Fault): FaultInput {
+  return remaining === null ? fault : { ...fault, times: remaining }
+}
+
+function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
+  return {
+    format: FORMAT,
+    startedWith: persistence.startedWith,
+    scenario: persistence.scenario,
+    seed: persistence.seed,
+    latency: sim.latency(),
+    faults: sim.faults().map(faultInput),
+    rateLimit: sim.rateLimit(),
+    orders: internalsOf(sim).records.all(),
+  }
+}
+
+/** Writes the state now, unless it outgrew its bound or the storage refused it before. */
+function save(sim: Simulator, persistence: Persistence): void {
+  const { storage } = persistence
+  if (persistence.stopped || storage === undefined) return
+  const text = JSON.stringify(snapshot(sim, persistence))
+  const bytes = new TextEncoder().encode(text).byteLength
+  try {
+    if (bytes > MAX_PERSISTED_BYTES) {
+      storage.removeItem(STORAGE_KEY)
+      persistence.stopped = true
+      say(`the state is ${bytes} bytes, past the ${MAX_PERSISTED_BYTES}-byte bound; it is no longer kept across reloads in this tab.`)
+      return
+    }
+    storage.setItem(STORAGE_KEY, text)
+  } catch (error) {
+    persistence.stopped = true
+    say(
+      `sessionStorage refused the state (${error instanceof Error ? error.name : String(error)}); it is no longer kept across reloads in this tab.`,
+    )
+  }
+}
+
+/** The scenario a reset call loads, when it names one. */
+function resetScenario(scenarioOrRequest: string | Scenario | ResetRequest | undefined): string | Scenario | undefined {
+  if (scenarioOrRequest === undefined || typeof scenarioOrRequest === 'string') return scenarioOrRequest
+  const keys = Object.keys(scenarioOrRequest)
+  // The same test as the simulator's own: only `scenario` and `seed` make a request.
+  return keys.every((key) => key === 'scenario' || key === 'seed')
+    ? (scenarioOrRequest as ResetRequest).scenario
+    : (scenarioOrRequest as Scenario)
+}
+
+/**
+ * Keeps the simulator's state in the tab's sessionStorage from now on: after
+ * every answer of the worker (debounced) and when the page goes away. A reset
+ * clears what was stored; the state it makes is stored from the next answer on.
+ */
+export function keepInSession(sim: Simulator, persistence: Persistence, onAnswered: (listener: () => void) => void): void {
+  let pending: ReturnType<typeof setTimeout> | undefined
+  const saveSoon = () => {
+    if (pending !== undefined) return
+    pending = setTimeout(() => {
+      pending = undefined
+      save(sim, persistence)
+    }, 50)
+  }
+  onAnswered(saveSoon)
+  globalThis.addEventListener?.('pagehide', () => save(sim, persistence))
+  const reset = sim.reset.bind(sim)
+  sim.reset = (scenarioOrRequest?: string | Scenario | ResetRequest, options?: Parameters<SimulatorView['reset']>[1]) => {
+    const loaded = reset(scenarioOrRequest, options)
+    // Only a reset that loads changes what is kept; a refused one (it threw) leaves it as it was.
+    try {
+      persistence.storage?.removeItem(STORAGE_KEY)
+    } catch {
+      // A storage that cannot be written: the next save says so.
+    }
+    const requestSeed = isRecord(scenarioOrRequest) && 'seed' in scenarioOrRequest ? scenarioOrRequest['seed'] : undefined
+    const seed = options?.seed ?? requestSeed
+    // Written again with the next answer or when the page goes away, whichever comes first.
+    void loaded.then(
+      () => {
+        persistence.scenario = resetScenario(scenarioOrRequest) ?? persistence.scenario
+        if (typeof seed === 'number') persistence.seed = seed
+      },
+      () => undefined,
+    )
+    return loaded
+  }
+}
