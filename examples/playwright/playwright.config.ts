@@ -3,6 +3,8 @@ import type { SimulatorTestOptions } from 'petstore-orders-simulator/playwright'
 
 const SIMULATOR_PORT = 4010
 const APP_PORT = 4173
+// A simulator that already runs elsewhere (replicas behind a balancer: docs/scaling.md); else one is started here.
+const SIMULATOR_URL = process.env.PETSTORE_SIM_URL
 
 export default defineConfig<SimulatorTestOptions>({
   testDir: '.',
@@ -13,7 +15,7 @@ export default defineConfig<SimulatorTestOptions>({
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     // Where the app calls the API; the sim fixture gives each test its own session there.
-    simulatorUrl: `http://127.0.0.1:${SIMULATOR_PORT}/v1`,
+    simulatorUrl: SIMULATOR_URL ?? `http://127.0.0.1:${SIMULATOR_PORT}/v1`,
     // Debian's chromium; drop launchOptions to use a browser from `npx playwright install`.
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -21,12 +23,16 @@ export default defineConfig<SimulatorTestOptions>({
     },
   },
   webServer: [
-    {
-      // In your project: npx petstore-sim --port 4010 --quiet
-      command: `node ../../dist/cli.mjs --port ${SIMULATOR_PORT} --quiet`,
-      url: `http://127.0.0.1:${SIMULATOR_PORT}/__sim`,
-      reuseExistingServer: !process.env.CI,
-    },
+    ...(SIMULATOR_URL === undefined
+      ? [
+          {
+            // In your project: npx petstore-sim --port 4010 --quiet
+            command: `node ../../dist/cli.mjs --port ${SIMULATOR_PORT} --quiet`,
+            url: `http://127.0.0.1:${SIMULATOR_PORT}/__sim`,
+            reuseExistingServer: !process.env.CI,
+          },
+        ]
+      : []),
     {
       command: `node serve-app.mjs ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}/`,
