@@ -10,7 +10,8 @@ import { buildPage } from './page-build.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const outdir = `${root}dist/demo`
-await buildPage([`${root}src/demo/main.ts`, `${root}src/demo/index.html`], outdir)
+// Split: the in-page panel (?devtools) is a file of its own that a plain visit never fetches.
+await buildPage([`${root}src/demo/main.ts`, `${root}src/demo/index.html`], outdir, { splitting: true })
 // Resolved from src/demo/, as esbuild resolved the page's `msw/browser`.
 const worker = createRequire(`${root}src/demo/main.ts`).resolve('msw/mockServiceWorker.js')
 copyFileSync(worker, `${outdir}/mockServiceWorker.js`)
