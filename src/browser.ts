@@ -1,5 +1,6 @@
 import { setupWorker, type SetupWorker, type StartOptions as WorkerStartOptions } from 'msw/browser'
-import type { SimulatorOptions } from './core/simulator/types.js'
+import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
+import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
@@ -13,6 +14,8 @@ export interface WorkerSimulatorOptions extends SimulatorOptions {
   onUnhandledRequest?: UnhandledRequestStrategy
   /** Passed to msw's `worker.start()` (either name of the option above is passed on under the right one). */
   start?: WorkerStartOptions
+  /** Draw the in-page panel (`mountDevtools`) once the worker has started. Its code is loaded only then. */
+  devtools?: boolean
 }
 
 export interface WorkerSimulator extends Simulator {
@@ -35,11 +38,28 @@ export interface WorkerSimulator extends Simulator {
  * `npx msw init public/` copies the one that matches your installed msw.
  */
 export async function startSimulatorWorker(options: WorkerSimulatorOptions = {}): Promise<WorkerSimulator> {
-  const { start, onUnhandledRequest, ...simulatorOptions } = options
+  const { start, onUnhandledRequest, devtools, ...simulatorOptions } = options
   const sim = createSimulator(simulatorOptions)
   const worker = setupWorker(...sim.handlers)
   await worker.start(withUnhandledStrategy(worker, start, onUnhandledRequest, 'bypass'))
+  if (devtools === true) await mountDevtools(sim)
   return Object.assign(sim, { worker })
+}
+
+/**
+ * Draws a small collapsible panel in the page that steers `sim`: scenario and
+ * reset, fault presets, latency, the orders and the last requests, in a
+ * shadow root. Async because its code is its own chunk, fetched on first call:
+ * a page that never calls it never downloads it.
+ *
+ * @example
+ * const sim = await startSimulatorWorker()
+ * const devtools = await mountDevtools(sim, { open: true })
+ * // later: devtools.unmount()
+ */
+export async function mountDevtools(sim: SimulatorCore, options?: DevtoolsOptions): Promise<DevtoolsHandle> {
+  const devtools = await import('./devtools/mount-devtools.js')
+  return devtools.mountDevtools(sim, options)
 }
 
 export { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
@@ -49,3 +69,4 @@ export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
 export type { ErrorBody, Order, OrderStatus } from './core/glossary.js'
 export type { Scenario } from './core/scenario/scenario.js'
 export type { UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
+export type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
