@@ -102,6 +102,8 @@ const sim = await startSimulatorWorker({
   // The page shows each order's status, which the spec's list leaves out.
   exposeStatus: true,
   start: { serviceWorker: { url: './mockServiceWorker.js' }, quiet: true },
+  // ?devtools draws the in-page panel; its code is a chunk of its own, fetched only then.
+  devtools: new URLSearchParams(location.search).has('devtools'),
 })
 
 picker.addEventListener('change', () => {
