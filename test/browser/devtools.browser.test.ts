@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
@@ -173,7 +174,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the in-page devtools panel on the demo page
     expect(await page.locator('#orders tr[data-order-id="5"]').count()).toBe(0)
   })
 
-  test('works from the keyboard alone: Tab to the toggle, open it, load a scenario with Enter, add a fault with Space, Escape closes', async () => {
+  test('works from the keyboard alone: Tab to the toggle, open it, load a scenario with Enter, add a fault with Space, remove it with Enter, Escape closes', async () => {
     const { page } = await fresh()
     for (let presses = 0; presses < 60 && (await focusedInPanel(page)) === null; presses++) await page.keyboard.press('Tab')
     expect(await focusedInPanel(page)).toBe('button Petstore simulator')
@@ -247,5 +248,66 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the in-page devtools panel on the demo page
     expect(await style(page.locator('#cancel-by-id button'))).toMatchObject({ color: 'rgb(255, 0, 0)', fontSize: '30px' })
     expect(await style(apply)).toEqual(panelButton)
     expect(panelButton.color).not.toBe('rgb(255, 0, 0)')
+  })
+
+  test('mountDevtools on its own: open at once in the container given; closed or unmounted, it stops watching the simulator', async () => {
+    // A page with no worker: the panel and a simulator, bundled here from the sources.
+    const bundle = await build({
+      stdin: {
+        contents: `import { createSimulator } from './src/transports/msw/msw-simulator.ts'
+          import { mountDevtools } from './src/devtools/mount-devtools.ts'
+          Object.assign(globalThis, { createSimulator, mountDevtools })`,
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    })
+    const { page } = await fresh('')
+    await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' })
+    const seen = await page.evaluate(async () => {
+      type Sim = { latency(): unknown; addFault(fault: object): unknown }
+      const { createSimulator, mountDevtools } = globalThis as unknown as {
+        createSimulator(options: object): Sim
+        mountDevtools(sim: Sim, options: object): { element: HTMLElement; setOpen(open: boolean): void; unmount(): void }
+      }
+      const sim = createSimulator({ scenario: 'shipped' })
+      let looks = 0
+      const latency = sim.latency.bind(sim)
+      sim.latency = () => {
+        looks++
+        return latency()
+      }
+      const container = document.createElement('div')
+      container.id = 'devtools-home'
+      document.body.append(container)
+      const handle = mountDevtools(sim, { open: true, container })
+      const inContainer = handle.element.parentElement === container
+      const rows = handle.element.shadowRoot?.querySelectorAll('tr[data-order-id]').length
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      const looksOpen = looks
+      handle.setOpen(false)
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      const lookedClosed = looks - looksOpen
+      handle.setOpen(true)
+      handle.unmount()
+      const after = looks
+      sim.addFault({ operation: 'cancelOrder', kind: 'status' })
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      return {
+        inContainer,
+        rows,
+        looksOpen,
+        lookedClosed,
+        stillLooking: looks - after,
+        left: document.querySelectorAll('petstore-sim-devtools').length,
+      }
+    })
+    // Three shipped orders; it looked a few times a second while open, never while closed or after unmount.
+    expect(seen).toMatchObject({ inContainer: true, rows: 3, lookedClosed: 0, stillLooking: 0, left: 0 })
+    expect(seen.looksOpen).toBeGreaterThanOrEqual(2)
   })
 })
