@@ -2,7 +2,8 @@ import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browse
 import { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
 import { lazyGeneration } from './core/scenario/order-generation.js'
 import type { Scenario } from './core/scenario/scenario.js'
-import type { SimulatorOptions } from './core/simulator/types.js'
+import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
+import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
@@ -23,6 +24,8 @@ export interface WorkerSimulatorOptions extends SimulatorOptions {
    * says so once); a storage that cannot be used means a fresh state.
    */
   persist?: 'session'
+  /** Draw the in-page panel (`mountDevtools`) once the worker has started. Its code is loaded only then. */
+  devtools?: boolean
 }
 
 export interface WorkerSimulator extends Simulator {
@@ -52,7 +55,7 @@ function mayGenerate(scenario: string | Scenario): boolean {
  * `npx msw init public/` copies the one that matches your installed msw.
  */
 export async function startSimulatorWorker(options: WorkerSimulatorOptions = {}): Promise<WorkerSimulator> {
-  const { start, onUnhandledRequest, persist, ...simulatorOptions } = options
+  const { start, onUnhandledRequest, persist, devtools, ...simulatorOptions } = options
   if (persist !== undefined && persist !== 'session') {
     throw new TypeError(`Failed to start the simulator: persist must be 'session' or left out, not ${JSON.stringify(persist)}.`)
   }
@@ -86,7 +89,24 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   if (persistence !== undefined && restoring !== undefined) {
     persistence.keepInSession(sim, restoring.persistence, (listener) => worker.events.on('response:mocked', () => listener()))
   }
+  if (devtools === true) await mountDevtools(sim)
   return Object.assign(sim, { worker })
+}
+
+/**
+ * Draws a small collapsible panel in the page that steers `sim`: scenario and
+ * reset, fault presets, latency, the orders and the last requests, in a
+ * shadow root. Async because its code is its own chunk, fetched on first call:
+ * a page that never calls it never downloads it.
+ *
+ * @example
+ * const sim = await startSimulatorWorker()
+ * const devtools = await mountDevtools(sim, { open: true })
+ * // later: devtools.unmount()
+ */
+export async function mountDevtools(sim: SimulatorCore, options?: DevtoolsOptions): Promise<DevtoolsHandle> {
+  const devtools = await import('./devtools/mount-devtools.js')
+  return devtools.mountDevtools(sim, options)
 }
 
 export { createSimulator } from './transports/msw/msw-simulator.js'
@@ -97,3 +117,4 @@ export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
 export type { ErrorBody, Order, OrderStatus } from './core/glossary.js'
 export type { Scenario } from './core/scenario/scenario.js'
 export type { UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
+export type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'

@@ -26,3 +26,25 @@ test('package.json maps ./browser for browsers only, so bundlers never pick it f
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
   expect(manifest.exports['./browser']).toEqual({ node: null, types: './dist/src/browser.d.ts', default: './dist/src/browser.js' })
 })
+
+test('the in-page panel is a chunk of its own: an app that bundles ./browser with splitting loads it only when mountDevtools runs', async () => {
+  const result = await build({
+    entryPoints: [join(ROOT, 'src/browser.ts')],
+    bundle: true,
+    splitting: true,
+    platform: 'browser',
+    format: 'esm',
+    outdir: join(ROOT, 'dist/browser-entry-test'),
+    // The metafile's paths are relative to it.
+    absWorkingDir: ROOT,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const outputs = Object.values(result.metafile.outputs)
+  const entry = outputs.find((output) => output.entryPoint === 'src/browser.ts')
+  const panel = outputs.find((output) => output.entryPoint === 'src/devtools/mount-devtools.ts')
+  expect(Object.keys(entry?.inputs ?? {}).filter((input) => input.startsWith('src/devtools/'))).toEqual([])
+  expect(Object.keys(panel?.inputs ?? {})).toContain('src/devtools/devtools-styles.ts')
+  expect(entry?.imports.filter((imported) => imported.kind === 'dynamic-import')).toHaveLength(1)
+})

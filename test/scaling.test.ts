@@ -136,13 +136,14 @@ describe.skipIf(SKIP)('three replicas behind nginx with examples/scaling/nginx.c
     const controller = new AbortController()
     const stream = await fetch(`${BALANCER}/__sim/events`, { headers, signal: controller.signal })
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/)
-    const reader = (stream.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader()
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader()
+    const decoder = new TextDecoder()
     let text = ''
     const until = async (found: (text: string) => boolean) => {
       while (!found(text)) {
         const { value, done } = await reader.read()
         if (done) throw new Error(`the stream ended:\n${text}`)
-        text += value
+        text += decoder.decode(value, { stream: true })
       }
     }
     await until((seen) => seen.includes('event: state'))

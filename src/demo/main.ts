@@ -105,6 +105,8 @@ const sim = await startSimulatorWorker({
   exposeStatus: true,
   start: { serviceWorker: { url: './mockServiceWorker.js' }, quiet: true },
   ...(query.has('persist') ? { persist: 'session' as const } : {}),
+  // ?devtools draws the in-page panel; its code is a chunk of its own, fetched only then.
+  devtools: query.has('devtools'),
 })
 picker.value = sim.scenario().name
 Object.assign(window, { petstoreSim: sim })

@@ -1,18 +1,11 @@
 import { AdminApi, AdminError } from './admin-api.js'
 import { followEvents, type StreamStatus } from './event-stream.js'
 import { type Change, type OrdersState, orderControls } from './order-controls.js'
-import { byId, describeLatency, field, type PanelEntry, type PanelFault, renderFaults, renderRequests, replaceOptions } from './render.js'
+import { describeLatency, FAULT_PRESETS } from '../ui/fault-presets.js'
+import { byId, field, type PanelEntry, type PanelFault, renderFaults, renderRequests, replaceOptions } from './render.js'
 
 /** The most requests the panel keeps (the server's journal keeps 1000 by default). */
 const MAX_KEPT = 5000
-
-const PRESETS: readonly { label: string; fault: Record<string, unknown> }[] = [
-  { label: 'Next 2 cancels answer 503', fault: { operation: 'cancelOrder', kind: 'status', status: 503, times: 2 } },
-  { label: 'Reset the connection of the next list', fault: { operation: 'listOrders', kind: 'network', times: 1 } },
-  { label: 'Next cancel hangs 30 s', fault: { operation: 'cancelOrder', kind: 'hang', durationMs: 30_000, times: 1 } },
-  { label: 'Next list body takes 3 s', fault: { operation: 'listOrders', kind: 'slow-body', durationMs: 3000, times: 1 } },
-  { label: 'Next list is malformed JSON', fault: { operation: 'listOrders', kind: 'malformed-json', times: 1 } },
-]
 
 interface Controls {
   latency: Record<string, { min: number; max: number }> | null
@@ -172,7 +165,7 @@ function wireForms(api: AdminApi, change: Change, showRequests: () => void): voi
   on('clear-requests', 'click', () => api.call('DELETE', '/requests'), 'requests-error')
   byId('requests-filter').addEventListener('input', showRequests)
   const presets = byId('presets')
-  for (const { label, fault } of PRESETS) {
+  for (const { label, fault } of FAULT_PRESETS) {
     const button = document.createElement('button')
     button.type = 'button'
     button.textContent = label

@@ -1,4 +1,5 @@
 // Builds the panel's tables and lists from the admin API's JSON; text only (textContent), never HTML.
+import { describeFault, type ShownFault } from '../ui/fault-presets.js'
 
 export interface PanelOrder {
   id: number | string
@@ -19,16 +20,7 @@ export interface PanelEntry {
   orderId: number | string | null
 }
 
-export interface PanelFault {
-  id: number
-  operation: string
-  kind: string
-  status?: number
-  orderId?: number | string
-  remaining: number | null
-  probability?: number
-  durationMs?: number
-}
+export type PanelFault = ShownFault
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return document.getElementById(id) as T
@@ -108,15 +100,6 @@ export function renderRequests(entries: readonly PanelEntry[], operation: string
   )
 }
 
-function describeFault(fault: PanelFault): string {
-  const parts = [`${fault.operation}: ${fault.kind}${fault.status === undefined ? '' : ` ${fault.status}`}`]
-  if (fault.orderId !== undefined) parts.push(`order ${fault.orderId}`)
-  if (fault.durationMs !== undefined) parts.push(`${fault.durationMs} ms`)
-  if (fault.probability !== undefined) parts.push(`probability ${fault.probability}`)
-  parts.push(fault.remaining === null ? 'every time' : `${fault.remaining} more time${fault.remaining === 1 ? '' : 's'}`)
-  return parts.join(', ')
-}
-
 export function renderFaults(faults: readonly PanelFault[], remove: (id: number) => void): void {
   const list = byId('faults')
   if (faults.length === 0) {
@@ -137,14 +120,6 @@ export function renderFaults(faults: readonly PanelFault[], remove: (id: number)
       return item
     }),
   )
-}
-
-/** Latency ranges as the admin API gives them: `{ default: { min, max } }`, or null with none. */
-export function describeLatency(latency: Record<string, { min: number; max: number }> | null): string {
-  const parts = Object.entries(latency ?? {}).map(
-    ([name, { min, max }]) => `${name === 'default' ? 'all' : name} ${min === max ? min : `${min}-${max}`} ms`,
-  )
-  return parts.length === 0 ? 'Now: none.' : `Now: ${parts.join(', ')}.`
 }
 
 /** A duration in ms as people say it: 500 ms, 1.5 s, 30 s, 2 min, 1 h. */
