@@ -39,15 +39,10 @@ for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
   const owner = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? 'this package'
   shares.set(owner, (shares.get(owner) ?? 0) + bytesInOutput)
 }
-<<<<<<< HEAD
 console.log(`\n${kb(output.bytes)}  dist/demo/main.js, the demo page's script (esbuild, minified, before compression)`)
-=======
-const kb = (bytes) => `${(bytes / 1024).toFixed(1).padStart(7)} KB`
-console.log(`${kb(output.bytes)}  dist/demo/main.js (minified, before compression)`)
 // Code main.js shares with a lazy chunk is split out, but still loaded on every visit; a dynamic import only when it runs.
 for (const { path, kind } of output.imports) {
   const when = kind === 'dynamic-import' ? 'loaded only when it runs' : 'loaded with main.js'
   console.log(`${kb(result.metafile.outputs[path].bytes)}  ${path.replace(/^.*\//, 'dist/demo/')} (${when})`)
 }
->>>>>>> devtools
 for (const [owner, bytes] of [...shares].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${kb(bytes)}  ${owner}`)

@@ -90,8 +90,13 @@ describe.skipIf(SKIP)('three replicas behind nginx with examples/scaling/nginx.c
     await untilAnswering(`${BALANCER}/__sim`)
   }, 30_000)
 
-  afterAll(() => {
-    for (const child of children) child.kill('SIGKILL')
+  afterAll(async () => {
+    // SIGTERM, not SIGKILL: nginx's master then stops its worker, which would otherwise keep port 4600.
+    const exits = children
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map((child) => new Promise((resolve) => child.once('exit', resolve)))
+    for (const child of children) child.kill('SIGTERM')
+    await Promise.all(exits)
     rmSync(prefix, { recursive: true, force: true })
   })
 
