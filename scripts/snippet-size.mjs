@@ -1,9 +1,9 @@
 // Measures what a Vite app's production build makes of README's `enableMocking` snippet: its chunks,
 // what each package adds, and the simulator's own script besides msw. scripts/demo-size.mjs prints it;
 // test/chunk-size.test.ts keeps the budget.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build, createLogger } from 'vite'
@@ -35,6 +35,8 @@ function mswPackages() {
     const folder = packageFolder(name, from)
     if (folder === undefined) return // an optional dependency that is not installed
     found.add(name)
+    // msw installed under an alias (the test matrix links msw 3 from node_modules/msw3): its modules carry that name.
+    found.add(basename(realpathSync(folder)))
     const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
     for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, folder)
   }
