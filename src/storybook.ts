@@ -43,7 +43,8 @@ export function petstoreSim(options: PetstoreSimOptions = {}): PetstoreSimLoader
   let started: Promise<WorkerSimulator> | undefined
   const ready = () => {
     // A failed start is forgotten, so that the next render (say, after the worker script is served) tries again.
-    started ??= startSimulatorWorker(options).catch((error: unknown) => {
+    // Quiet unless told otherwise, as msw-storybook-addon starts its worker: a story's requests are not logged.
+    started ??= startSimulatorWorker({ ...options, start: { quiet: true, ...options.start } }).catch((error: unknown) => {
       started = undefined
       throw error
     })
