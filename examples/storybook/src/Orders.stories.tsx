@@ -17,7 +17,7 @@ const simOf = (loaded: Record<string, unknown>) => (loaded as unknown as Petstor
 const state = (petstoreSim: PetstoreSimParameters) => ({ petstoreSim })
 
 // The order the test runner takes them in; test/storybook/run-storybook-tests.mjs runs them reversed too.
-export const __namedExportsOrder = ['Pending', 'Shipped', 'Empty', 'Slow', 'Failing']
+export const __namedExportsOrder = ['Pending', 'Shipped', 'Empty', 'Slow', 'Failing', 'UnknownScenario']
 
 /** Three pending orders: cancelling one gives 204 and the list shows it cancelled. */
 export const Pending: Story = {
@@ -79,4 +79,13 @@ export const Failing: Story = {
     expect(canvas.getByTestId('status-1')).toHaveTextContent('pending')
     expect(simOf(loaded).order(1)?.status).toBe('pending')
   },
+}
+
+/**
+ * A misspelt scenario: Storybook shows the one error, listing the scenarios,
+ * in place of the story. Not a test (it fails on purpose); the runner opens it in Storybook and reads the error.
+ */
+export const UnknownScenario: Story = {
+  tags: ['!test'],
+  parameters: state({ scenario: 'shiped' }),
 }
