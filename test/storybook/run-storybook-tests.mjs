@@ -138,7 +138,10 @@ async function checkInStorybook() {
     }
     const page = await browser.newPage()
     await page.goto(`${base}/iframe.html?id=orders--unknown-scenario&viewMode=story`)
-    const shown = await page.getByText(/is not a built-in scenario/).first().innerText({ timeout: 60_000 })
+    const shown = await page
+      .getByText(/is not a built-in scenario/)
+      .first()
+      .innerText({ timeout: 60_000 })
     const expected = `parameters.petstoreSim.scenario "shiped" is not a built-in scenario; the built-in scenarios are default, pending, shipped, missing, bad-key, flaky-network, slow-cancel.`
     if (!shown.includes(expected)) throw new Error(`the unknown scenario's story shows ${JSON.stringify(shown)}`)
     console.log(`run-storybook-tests: storybook dev shows the unknown scenario's error: ${JSON.stringify(shown)}`)
