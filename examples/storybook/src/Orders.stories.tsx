@@ -17,7 +17,7 @@ const simOf = (loaded: Record<string, unknown>) => (loaded as unknown as Petstor
 const state = (petstoreSim: PetstoreSimParameters) => ({ petstoreSim })
 
 // The order the test runner takes them in; test/storybook/run-storybook-tests.mjs runs them reversed too.
-export const __namedExportsOrder = ['Pending', 'Shipped', 'Empty', 'Slow', 'Failing', 'UnknownScenario']
+export const __namedExportsOrder = ['Pending', 'Shipped', 'Empty', 'Slow', 'Failing', 'ShippedFromControls', 'UnknownScenario']
 
 /** Three pending orders: cancelling one gives 204 and the list shows it cancelled. */
 export const Pending: Story = {
@@ -78,6 +78,17 @@ export const Failing: Story = {
     await expect(await canvas.findByRole('alert')).toHaveTextContent(/^503 service_unavailable: /)
     expect(canvas.getByTestId('status-1')).toHaveTextContent('pending')
     expect(simOf(loaded).order(1)?.status).toBe('pending')
+  },
+}
+
+/** The scenario chosen in the Controls panel (the petstoreScenario arg) wins over the parameters. */
+export const ShippedFromControls: Story = {
+  parameters: state({ scenario: 'pending' }),
+  args: { petstoreScenario: 'shipped' },
+  play: async ({ canvas, userEvent, loaded }) => {
+    expect(simOf(loaded).scenario().name).toBe('shipped')
+    await userEvent.click(await canvas.findByRole('button', { name: 'Cancel order 3' }))
+    await expect(await canvas.findByRole('alert')).toHaveTextContent(/^409 order_already_shipped: /)
   },
 }
 
