@@ -1,6 +1,7 @@
 import type { SetupWorker } from 'msw/browser'
 import { startSimulatorWorker, type WorkerSimulator, type WorkerSimulatorOptions } from './browser.js'
 import { createStoryLoader, type StoryLoader } from './transports/storybook/story-loader.js'
+import { checkLoaderOptions } from './transports/storybook/story-parameters.js'
 
 /**
  * Options of the one simulator behind every story. What a story declares
@@ -20,8 +21,6 @@ export interface PetstoreSimLoader extends StoryLoader<WorkerSimulator> {
   startWorker(): Promise<SetupWorker>
 }
 
-const STORY_FIELDS = ['scenario', 'seed', 'latency', 'faults', 'rateLimit', 'lifecycle']
-
 /**
  * The Storybook integration: a loader that gives each story, on every render,
  * exactly the simulator state its `parameters.petstoreSim` declares, fresh.
@@ -35,11 +34,7 @@ const STORY_FIELDS = ['scenario', 'seed', 'latency', 'faults', 'rateLimit', 'lif
  * @note The worker script must be served: `npx msw init public/` and `staticDirs: ['../public']`.
  */
 export function petstoreSim(options: PetstoreSimOptions = {}): PetstoreSimLoader {
-  const misplaced = Object.keys(options).find((key) => STORY_FIELDS.includes(key))
-  if (misplaced !== undefined)
-    throw new TypeError(
-      `Failed to configure petstoreSim(): "${misplaced}" belongs in parameters.petstoreSim (in preview.ts for every story), not in its options.`,
-    )
+  checkLoaderOptions(options)
   let started: Promise<WorkerSimulator> | undefined
   const ready = () => {
     // A failed start is forgotten, so that the next render (say, after the worker script is served) tries again.

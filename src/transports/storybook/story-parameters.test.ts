@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { storyReset } from './story-parameters.js'
+import { checkLoaderOptions, storyReset } from './story-parameters.js'
 
 const BUILTINS = 'default, pending, shipped, missing, bad-key, flaky-network, slow-cancel'
 
@@ -74,4 +74,13 @@ test('the petstoreScenario and petstoreLatency args win over the parameters', ()
     /args\.petstoreScenario "nope" is not a built-in scenario; the built-in scenarios are/,
   )
   expect(() => storyReset({}, { petstoreLatency: 'slow' })).toThrow(/args\.petstoreLatency must be a whole number of milliseconds/)
+})
+
+test("petstoreSim()'s options refuse what a story declares, saying where it goes", () => {
+  expect(() => checkLoaderOptions({ exposeStatus: true, latency: 50 })).toThrow(
+    new TypeError(
+      'Failed to configure petstoreSim(): "latency" belongs in parameters.petstoreSim (in preview.ts for every story), not in its options.',
+    ),
+  )
+  expect(() => checkLoaderOptions({ exposeStatus: true, baseUrl: '/v1' })).not.toThrow()
 })

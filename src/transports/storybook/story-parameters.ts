@@ -24,10 +24,24 @@ export interface PetstoreSimParameters {
   lifecycle?: LifecycleInput | null
 }
 
+const FIELDS = ['scenario', 'seed', 'latency', 'faults', 'rateLimit', 'lifecycle'] as const
+
 /** The args a story may carry to switch the state from Storybook's Controls panel. */
 export interface PetstoreSimArgs {
   petstoreScenario?: string
   petstoreLatency?: number
+}
+
+/**
+ * Refuses, in the options of the one simulator behind every story, what a
+ * story declares: there it would override every story's own choice.
+ */
+export function checkLoaderOptions(options: object): void {
+  const misplaced = Object.keys(options).find((key) => (FIELDS as readonly string[]).includes(key))
+  if (misplaced !== undefined)
+    throw new TypeError(
+      `Failed to configure petstoreSim(): "${misplaced}" belongs in parameters.petstoreSim (in preview.ts for every story), not in its options.`,
+    )
 }
 
 /** One reset that gives a story exactly its declared state. */
@@ -37,7 +51,6 @@ export interface StoryReset {
   seed: number
 }
 
-const FIELDS = ['scenario', 'seed', 'latency', 'faults', 'rateLimit', 'lifecycle'] as const
 const NULLABLE = new Set<string>(['latency', 'rateLimit', 'lifecycle'])
 const PARAM = 'parameters.petstoreSim'
 
