@@ -126,6 +126,7 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './jest',
     './jest-preset',
     './playwright',
+    './storybook',
     './openapi.json',
     './admin-openapi.json',
     './scenarios/*.json',

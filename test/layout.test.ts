@@ -25,7 +25,7 @@ function modules(): Map<string, string[]> {
 /** The layer of a module, lowest first: each may import only from layers at or below its own. */
 function layer(path: string): number {
   if (path.startsWith('core/') || path.startsWith('contract/')) return 0
-  if (/^transports\/(msw|node|playwright|jest)\//.test(path)) return 1
+  if (/^transports\/(msw|node|playwright|jest|storybook)\//.test(path)) return 1
   if (path.startsWith('transports/express/')) return 2
   if (path.startsWith('transports/standalone/')) return 3
   return 4
@@ -49,7 +49,7 @@ test('imports point down: entry points, then the standalone server, express, the
       if (layer(path) === 1 && layer(specifier) === 1)
         expect(specifier.split('/')[1], `${path} imports ${specifier}`).toBe(path.split('/')[1])
     }
-    if (/^transports\/(node|playwright|jest)\//.test(path))
+    if (/^transports\/(node|playwright|jest|storybook)\//.test(path))
       expect(
         imports.filter((name) => /^(msw|express)/.test(name)),
         path,
