@@ -179,7 +179,9 @@ describe('the newcomer path', () => {
     // chunks; this bounds those it loads on the default scenario (not the panel's, nor persist's).
     // The buttons, the empty id and the picker are in test/browser/demo.browser.test.ts.
     const folder = join(ROOT, 'dist/demo')
-    const scripts = readdirSync(folder).filter((file) => file.endsWith('.js') && !/^(mockServiceWorker|mount-devtools-|session-persistence-)/.test(file))
+    const scripts = readdirSync(folder).filter(
+      (file) => file.endsWith('.js') && !/^(mockServiceWorker|mount-devtools-|session-persistence-)/.test(file),
+    )
     const bytes = scripts.reduce((sum, file) => sum + statSync(join(folder, file)).size, 0)
     expect(bytes, 'npm run size:demo shows what each package adds').toBeLessThan(535_000)
   })
@@ -268,6 +270,7 @@ describe('the newcomer path', () => {
       'Quick start: the standalone server',
       'Quick start: a consumer test suite',
       'Quick start: in your app (browser)',
+      'Storybook',
       'Orders that ship while you look',
       'Scenarios',
       'Error codes',

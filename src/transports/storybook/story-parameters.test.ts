@@ -83,4 +83,5 @@ test("petstoreSim()'s options refuse what a story declares, saying where it goes
     ),
   )
   expect(() => checkLoaderOptions({ exposeStatus: true, baseUrl: '/v1' })).not.toThrow()
+  expect(() => checkLoaderOptions({ persist: 'session' })).toThrow(/persist is not for stories/)
 })

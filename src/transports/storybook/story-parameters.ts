@@ -42,6 +42,9 @@ export function checkLoaderOptions(options: object): void {
     throw new TypeError(
       `Failed to configure petstoreSim(): "${misplaced}" belongs in parameters.petstoreSim (in preview.ts for every story), not in its options.`,
     )
+  // Every render starts from the story's declared state: a state kept across reloads would undo that.
+  if ('persist' in options && (options as { persist?: unknown }).persist !== undefined)
+    throw new TypeError('Failed to configure petstoreSim(): persist is not for stories; each render starts from its declared state.')
 }
 
 /** One reset that gives a story exactly its declared state. */
