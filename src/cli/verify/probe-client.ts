@@ -75,7 +75,8 @@ function describeFailure(error: unknown, timeoutMs: number): Observed {
     code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
       ? `the connection was reset or closed without an answer (${code})`
       : `${message.split('\n')[0] ?? 'failed'}${code === undefined || message.includes(code) ? '' : ` (${code})`}`
-  return { kind: 'failure', reason, unreachable: code !== undefined && UNREACHABLE.has(code) }
+  // fetch refuses some ports outright ("bad port"): no request will ever reach them.
+  return { kind: 'failure', reason, unreachable: (code !== undefined && UNREACHABLE.has(code)) || /bad port/i.test(message) }
 }
 
 /**

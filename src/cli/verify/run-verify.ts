@@ -8,6 +8,7 @@ import { idsOf, LIST_CHECKS, listOf } from './list-checks.js'
 import { ORDER_CHECKS } from './order-checks.js'
 import { PATH_CHECKS } from './path-checks.js'
 import { createProbeClient, type Observed } from './probe-client.js'
+import { redactor } from './redact-key.js'
 
 /** Every check, in the order they run and are reported. */
 const CHECKS: readonly Check[] = [...AUTH_CHECKS, ...LIST_CHECKS, ...PATH_CHECKS, ...ORDER_CHECKS]
@@ -43,6 +44,14 @@ export interface VerifyOutcome {
   /** Every verified switch, merged: what `--write-options` adds to the scenario in force. */
   calibration: Calibration
   scenario: Scenario
+}
+
+/** After this many requests in a row without an answer, the service is taken to have stopped answering. */
+const MAX_SILENT_IN_A_ROW = 3
+
+/** The service stopped answering (timeouts, resets): the checks left are skipped rather than each waiting out its timeout. */
+class ServiceSilentError extends Error {
+  override name = 'ServiceSilentError'
 }
 
 /** The service could not be reached at all (refused, no such host, TLS): exit 2. */
@@ -101,14 +110,22 @@ async function contextFor(plan: VerifyPlan, service: Side, scenario: Scenario): 
 /** The service's side: rate-limited; its very first request tells whether it can be reached at all. */
 function serviceSide(plan: VerifyPlan): Side {
   const send = createProbeClient({ base: plan.target, rate: plan.rate, timeoutMs: plan.timeoutMs, userAgent: plan.userAgent })
+  const redact = redactor(plan.key)
   let answered = false
+  let silent = 0
   return {
     key: plan.key,
     async send(request): Promise<Observed> {
+      if (silent >= MAX_SILENT_IN_A_ROW) throw new ServiceSilentError()
       const observed = await send(request)
       if (observed.kind === 'failure' && observed.unreachable && !answered) throw new TargetUnreachableError(observed.reason)
       answered = true
-      return observed
+      silent = observed.kind === 'failure' ? silent + 1 : 0
+      if (observed.kind === 'failure') return { ...observed, reason: redact(observed.reason) }
+      // A service that echoes the key (a message, a pet record) must not put it into a report or a scenario file.
+      const text = new TextDecoder().decode(observed.body)
+      const redacted = redact(text)
+      return redacted === text ? observed : { ...observed, body: new TextEncoder().encode(redacted) }
     },
     // The service's orders are as they are: the user named them for their state.
     arrange: async () => {},
@@ -128,7 +145,15 @@ export async function runVerify(plan: VerifyPlan): Promise<VerifyOutcome> {
       results.push({ id: check.id, title: check.title, outcome: 'skipped', reason })
       continue
     }
-    const serviceFacts = await check.probe(service, context)
+    let serviceFacts: Facts
+    try {
+      serviceFacts = await check.probe(service, context)
+    } catch (error) {
+      if (!(error instanceof ServiceSilentError)) throw error
+      const reason = `not probed: the service left the last ${MAX_SILENT_IN_A_ROW} requests without an answer`
+      results.push({ id: check.id, title: check.title, outcome: 'skipped', reason })
+      continue
+    }
     const simulatorFacts = await withSimulator(scenario, plan, (side) => check.probe(side, context))
     const differing = differingFacts(serviceFacts, simulatorFacts)
     let found: Calibration | null = null

@@ -7,6 +7,7 @@ import { verifyHelpText } from '../flags.js'
 import { runVerify, TargetUnreachableError, type VerifyOutcome } from './run-verify.js'
 import { parseVerifyCommandLine, type VerifyCommand } from './verify-command-line.js'
 import { jsonReport, textReport } from './verify-report.js'
+import { redactor } from './redact-key.js'
 
 /** Exit codes: every check matches, something differs, or the run could not be made (bad usage, no target). */
 const EXIT = { match: 0, differs: 1, cannotRun: 2 } as const
@@ -15,12 +16,6 @@ const EXIT = { match: 0, differs: 1, cannotRun: 2 } as const
 interface Output {
   stdout(text: string): void
   stderr(text: string): void
-}
-
-/** Every trace of the key (as sent, or percent-encoded in an echoed URL) replaced, whatever the service echoed back. */
-function redactor(key: string): (text: string) => string {
-  const forms = [...new Set([key, encodeURIComponent(key)])].filter((form) => form.length > 0)
-  return (text) => forms.reduce((redacted, form) => redacted.split(form).join('[key]'), text)
 }
 
 /** One line for stderr, never a stack. */
