@@ -101,6 +101,41 @@ describe('against the simulator itself', () => {
   })
 })
 
+test("takes the server's options, and calibrates them away where the service differs: a second run all matches", async () => {
+  const running = await startSimulatorServer({
+    port: 0,
+    host: '127.0.0.1',
+    admin: false,
+    scenario: 'pending',
+    deprecation: { deprecatedAt: '2025-06-30T12:00:00Z' },
+  })
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'verify-')), 'calibrated.json')
+    const common = ['--target', running.url, '--key', 'petstore-test-key', '--pet', '1', '--rate', '100']
+    const first = await verify([
+      ...common,
+      '--scenario',
+      'pending',
+      '--after-cancel',
+      'remove',
+      '--pending-order',
+      '1',
+      '--write-options',
+      file,
+    ])
+    const lines = linesById(first.stdout)
+    expect(lines.get('order.pending')?.line).toMatch(/switch afterCancel: 'keep'$/)
+    expect(lines.get('pet.deprecation')?.line).toMatch(
+      /service Deprecation: @1751284800; .*switch deprecation: \{ deprecatedAt: '2025-06-30T12:00:00.000Z' \}$/,
+    )
+    expect(first.code).toBe(1)
+    const second = await verify([...common, '--scenario', file, '--pending-order', '2'])
+    expect(second.code, second.stdout).toBe(0)
+  } finally {
+    await running.close()
+  }
+})
+
 describe('against a provider that differs on documented silences', () => {
   const FLAGS = ['--key', SECRET, '--pet', '7', '--shipped-order', '3', '--rate', '100']
   const NO_SWITCH = [
@@ -180,7 +215,7 @@ describe('a target that misbehaves', () => {
     expect(result.stdout).not.toMatch(/^\s+at /m)
     expectNoSecretAnywhere(result)
     // Three requests in a row without an answer: the rest are not probed, rather than each waiting out its timeout.
-    if (behaviour !== 'html') expect(linesById(result.stdout).get('method.head')?.line).toMatch(/^skipped .*not probed: the service left/)
+    if (behaviour !== 'html') expect(linesById(result.stdout).get('method.head')?.line).toMatch(/^skipped .*stopped: the service left/)
   })
 
   test('an HTML page shows as its first 200 bytes where an Error body was due', async () => {

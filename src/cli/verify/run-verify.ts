@@ -150,7 +150,7 @@ export async function runVerify(plan: VerifyPlan): Promise<VerifyOutcome> {
       serviceFacts = await check.probe(service, context)
     } catch (error) {
       if (!(error instanceof ServiceSilentError)) throw error
-      const reason = `not probed: the service left the last ${MAX_SILENT_IN_A_ROW} requests without an answer`
+      const reason = `stopped: the service left the last ${MAX_SILENT_IN_A_ROW} requests without an answer`
       results.push({ id: check.id, title: check.title, outcome: 'skipped', reason })
       continue
     }
