@@ -104,17 +104,11 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
   const alwaysHeaders = new Map<OperationId, Readonly<Record<string, string>>>(
     OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : EMPTY]),
   )
-  // A state whose scenario has its own dates: its headers, made once per settings object (a reset makes a new one).
-  const ownHeaders = new WeakMap<object, Map<OperationId, Readonly<Record<string, string>>>>()
-  function headersOf(definition: Operation, instance: Instance | null): Readonly<Record<string, string>> {
-    const settings = instance?.settings()
-    const deprecation = settings?.deprecation
-    if (settings === undefined || deprecation === undefined || !('headers' in definition)) return alwaysHeaders.get(definition.id) ?? EMPTY
-    const made = ownHeaders.get(settings) ?? new Map<OperationId, Readonly<Record<string, string>>>()
-    ownHeaders.set(settings, made)
-    const headers = made.get(definition.id) ?? definition.headers({ deprecation })
-    made.set(definition.id, headers)
-    return headers
+  // The headers of a state's own scenario (its deprecation dates), else the simulator's: made per request, pets only.
+  const headersOf = (definition: Operation, instance: Instance | null): Readonly<Record<string, string>> => {
+    const deprecation = instance?.settings().deprecation
+    if (deprecation === undefined || !('headers' in definition)) return alwaysHeaders.get(definition.id) ?? EMPTY
+    return definition.headers({ deprecation })
   }
 
   /** How a request is answered: recorded in its instance's journal, or in the simulator's own when it reaches none. */
