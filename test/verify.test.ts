@@ -190,6 +190,30 @@ describe('against a provider that differs on documented silences', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(SECRET)
   })
 
+  test('--json reports the differences, their switches and what no switch covers, valid against the schema', async () => {
+    const { url } = await provider()
+    const result = await verify(['--target', url, ...FLAGS, '--pending-order', '4', '--json'])
+    const report = JSON.parse(result.stdout) as {
+      checks: { id: string; option: string | null; switch: unknown }[]
+      calibration: unknown
+      noSwitch: string[]
+    }
+    const validate = createAjv({ strict: true }).compile(JSON.parse(readFileSync('docs/verify-report.schema.json', 'utf8')))
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true)
+    expect(report.noSwitch).toEqual(NO_SWITCH)
+    expect(report.checks.find((check) => check.id === 'order.pending')).toMatchObject({
+      option: "afterCancel: 'remove'",
+      switch: { afterCancel: 'remove' },
+    })
+    expect(report.calibration).toMatchObject({
+      exposeStatus: true,
+      afterCancel: 'remove',
+      deprecation: { sunsetAt: '2028-01-01T00:00:00.000Z' },
+    })
+    expect(result.code).toBe(1)
+    expectNoSecretAnywhere(result)
+  })
+
   test('--rate spaces the requests the target receives', async () => {
     const started = await provider()
     await verify(['--target', started.url, '--key', SECRET, '--rate', '20'])
