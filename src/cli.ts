@@ -1,5 +1,6 @@
 import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-options.js'
 import { helpText } from './cli/flags.js'
+import { verifyMain } from './cli/verify/verify-main.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { systemErrorCode } from './core/system-error-code.js'
 import { packageVersion } from './transports/node/package-root.js'
@@ -51,6 +52,15 @@ function shutDownOn(running: RunningSimulator): void {
 }
 
 async function main(): Promise<void> {
+  // A subcommand of its own: its flags, its exit codes (2 for bad usage), its output.
+  if (process.argv[2] === 'verify') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
+    process.exitCode = await verifyMain(process.argv.slice(3), process.env, {
+      stdout: write(process.stdout),
+      stderr: write(process.stderr),
+    })
+    return
+  }
   let command: CliCommand
   try {
     command = parseCommandLine(process.argv.slice(2), process.env)

@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { FLAGS } from '../src/cli/flags.js'
+import { FLAGS, VERIFY_FLAGS } from '../src/cli/flags.js'
 import { codeCacheFile } from '../src/cli/code-cache.js'
 import { createSimulator } from '../src/index.js'
 import { CLI, freePort, ROOT, useProcesses, whenReady } from './support/cli-process.js'
@@ -150,6 +150,13 @@ describe('help and version', () => {
       expect(help.stdout()).toContain(`--${flag.name}`)
       if (flag.env !== '') expect(help.stdout()).toContain(flag.env)
     }
+  })
+
+  test('--help names the verify command and every flag of it', async () => {
+    const help = cli(['--help'])
+    expect(await help.exited).toBe(0)
+    expect(help.stdout()).toContain('petstore-sim verify --target <url> --key <token>')
+    for (const flag of VERIFY_FLAGS) expect(help.stdout()).toContain(`--${flag.name}`)
   })
 
   test('--version prints the package version', async () => {

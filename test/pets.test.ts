@@ -59,6 +59,27 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     expect((await api.pet('07')).status).toBe(404)
   })
 
+  test("takes the dates from the scenario's deprecation field, an option winning date by date, and again after a reset", async () => {
+    const scenario = { name: 'dated', deprecation: { deprecatedAt: '2025-06-30T12:00:00Z', sunsetAt: '2026-12-31T23:59:59Z' } }
+    const fromScenario = simulate({ scenario })
+    expect((await fromScenario.pet(1)).headers.get('Deprecation')).toBe('@1751284800')
+    expect((await fromScenario.pet(1)).headers.get('Sunset')).toBe('Thu, 31 Dec 2026 23:59:59 GMT')
+    expect(fromScenario.sim.state().options.deprecation.sunsetAt.toISOString()).toBe('2026-12-31T23:59:59.000Z')
+    await fromScenario.sim.reset('pending')
+    expect((await fromScenario.pet(1)).headers.get('Deprecation')).toBe('@1767225600')
+
+    // Made last: in process, the latest simulator's handlers answer first.
+    const optionWins = simulate({ scenario, deprecation: { sunsetAt: '2030-01-01T00:00:00Z' } })
+    expect((await optionWins.pet(1)).headers.get('Deprecation')).toBe('@1751284800')
+    expect((await optionWins.pet(1)).headers.get('Sunset')).toBe('Tue, 01 Jan 2030 00:00:00 GMT')
+  })
+
+  test('refuses a scenario whose deprecation date is not an RFC 3339 date-time', () => {
+    expect(() => simulate({ scenario: { name: 'dated', deprecation: { sunsetAt: 'next year' } } })).toThrow(
+      'deprecation.sunsetAt must be an ISO 8601 date-time',
+    )
+  })
+
   test('refuses impossible deprecation dates when the simulator is created', () => {
     expect(() => simulate({ deprecation: { sunsetAt: 'next year' } })).toThrow('deprecation.sunsetAt must be a valid date')
   })

@@ -1,4 +1,4 @@
-import { FLAGS } from './flags.js'
+import { FLAGS, type Flag } from './flags.js'
 
 /** Edits between two words, a swap of two neighbours counting as one, to suggest the flag a typo meant. */
 function distance(a: string, b: string): number {
@@ -16,11 +16,11 @@ function distance(a: string, b: string): number {
 }
 
 /** " Did you mean --port?" for the first unknown flag close to a known one, else ''. */
-export function unknownFlagHint(argv: readonly string[]): string {
+export function unknownFlagHint(argv: readonly string[], flags: readonly Flag[] = FLAGS): string {
   for (const arg of argv) {
     const name = /^--([^=]+)/.exec(arg)?.[1]
-    if (name === undefined || FLAGS.some((flag) => flag.name === name)) continue
-    const closest = FLAGS.map((flag) => ({ flag, edits: distance(name, flag.name) })).sort((a, b) => a.edits - b.edits)[0]
+    if (name === undefined || flags.some((flag) => flag.name === name)) continue
+    const closest = flags.map((flag) => ({ flag, edits: distance(name, flag.name) })).sort((a, b) => a.edits - b.edits)[0]
     if (closest !== undefined && closest.edits <= Math.max(1, Math.floor(name.length / 3))) return ` Did you mean --${closest.flag.name}?`
   }
   return ''
@@ -30,8 +30,8 @@ export function unknownFlagHint(argv: readonly string[]): string {
  * `--seed -1` as `--seed=-1`: node's parseArgs refuses a value that starts with a dash
  * ("argument is ambiguous"), which hides the real problem from the user.
  */
-export function joinDashedValues(argv: readonly string[]): string[] {
-  const valued = new Set(FLAGS.filter((flag) => flag.boolean !== true).map((flag) => `--${flag.name}`))
+export function joinDashedValues(argv: readonly string[], flags: readonly Flag[] = FLAGS): string[] {
+  const valued = new Set(flags.filter((flag) => flag.boolean !== true).map((flag) => `--${flag.name}`))
   const joined: string[] = []
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] ?? ''

@@ -8,7 +8,7 @@ import type { AfterCancel } from '../core/glossary.js'
 import { hostOf } from '../transports/node/host-check.js'
 import type { SimulatorServerOptions } from '../transports/standalone/start-server.js'
 import { joinDashedValues, unknownFlagHint } from './argv.js'
-import { FLAGS } from './flags.js'
+import { FLAGS, type Flag } from './flags.js'
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; options: SimulatorServerOptions; quiet: boolean }
 
@@ -59,10 +59,34 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   if (values['help'] === true) return { kind: 'help' }
   if (values['version'] === true) return { kind: 'version' }
 
+  const reader = createFlagReader(values, FLAGS, env)
+  const options: SimulatorServerOptions = {}
+  readSimulatorFlags(reader, options)
+  readServerFlags(reader, options)
+  return { kind: 'start', options, quiet: reader.readBoolean('quiet') ?? false }
+}
+
+/** A flag's value, from the command line or else its environment variable. */
+export interface FlagReader {
+  read(name: string): string | undefined
+  readBoolean(name: string): boolean | undefined
+  /** Where the value came from, for messages: `--port`, or `PETSTORE_SIM_PORT` when the variable set it. */
+  label(name: string): string
+}
+
+/**
+ * Reads parsed flag values, falling back to each flag's environment variable.
+ * A name outside `flags` reads as absent, variable included: a command reads only its own flags.
+ */
+export function createFlagReader(
+  values: Record<string, string | boolean | undefined>,
+  flags: readonly Flag[],
+  env: Readonly<Record<string, string | undefined>>,
+): FlagReader {
   // The variable a flag falls back to, when it has one ('' for --help and --version).
-  const variableOf = (name: string) => FLAGS.find((flag) => flag.name === name)?.env ?? ''
+  const variableOf = (name: string) => flags.find((flag) => flag.name === name)?.env ?? ''
   const fromEnv = (name: string) => (variableOf(name) === '' ? undefined : env[variableOf(name)])
-  const reader: FlagReader = {
+  return {
     read(name) {
       const value = values[name]
       return typeof value === 'string' ? value : fromEnv(name)
@@ -74,23 +98,10 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
     },
     label: (name) => (values[name] === undefined && variableOf(name) !== '' ? variableOf(name) : `--${name}`),
   }
-
-  const options: SimulatorServerOptions = {}
-  readSimulatorFlags(reader, options)
-  readServerFlags(reader, options)
-  return { kind: 'start', options, quiet: reader.readBoolean('quiet') ?? false }
-}
-
-/** A flag's value, from the command line or else its environment variable. */
-interface FlagReader {
-  read(name: string): string | undefined
-  readBoolean(name: string): boolean | undefined
-  /** Where the value came from, for messages: `--port`, or `PETSTORE_SIM_PORT` when the variable set it. */
-  label(name: string): string
 }
 
 /** The flags that shape the simulator: scenario, options, misbehaviour, sessions, journal. */
-function readSimulatorFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
+export function readSimulatorFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
   const scenario = read('scenario')
   if (scenario !== undefined) options.scenario = scenario
   const seed = read('seed')

@@ -113,22 +113,107 @@ export const FLAGS: readonly Flag[] = [
 ]
 
 export function helpText(): string {
-  const lines = FLAGS.map((flag) => {
-    const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
-    const env = flag.env === '' ? '' : ` [env ${flag.env}]`
-    return `${left.padEnd(32)}${flag.help}${env}`
-  })
   return [
     'Usage: petstore-sim [options]     (or: npm start -- [options])',
+    '       petstore-sim verify --target <url> --key <token> [verify options]',
     '',
     'Serves the Petstore Orders Service simulator over HTTP: the API under the base path',
     `(${describeOperations('/v1')}) and`,
     'the admin API under /__sim. Flags win over environment variables.',
     '',
     'Options:',
-    ...lines,
+    ...flagLines(FLAGS),
+    '',
+    'Verify options (petstore-sim verify: compare a running service with the simulator; see verify --help).',
+    `It also takes ${VERIFY_FLAGS.filter((flag) => FLAGS.includes(flag))
+      .map((flag) => `--${flag.name}`)
+      .join(', ')} as above.`,
+    ...flagLines(VERIFY_FLAGS.filter((flag) => !FLAGS.some((own) => own.name === flag.name))),
     '',
     'Boolean variables take 1/true/yes or 0/false/no.',
     'Example: petstore-sim --port 4011 --scenario shipped',
+  ].join('\n')
+}
+
+/** The server's flags that `verify` takes too, read as the server reads them (variables included). */
+const SIMULATOR_FLAGS = ['scenario', 'seed', 'expose-status', 'after-cancel', 'deprecated-at', 'sunset-at']
+
+/** Requests a second sent to the service by default. */
+export const DEFAULT_RATE = 5
+/** Seconds each request may take, headers and body. */
+export const DEFAULT_TIMEOUT_SECONDS = 10
+
+/** Every flag of `petstore-sim verify`, in the order its help lists them. */
+export const VERIFY_FLAGS: readonly Flag[] = [
+  {
+    name: 'target',
+    env: '',
+    value: '<url>',
+    help: 'Base URL of the running service, such as https://api.example.test/v1 (http or https). Required.',
+  },
+  {
+    name: 'key',
+    env: 'PETSTORE_SIM_VERIFY_KEY',
+    value: '<token>',
+    help: 'Bearer key the service accepts. Required. Never printed; the variable keeps it out of the process list.',
+  },
+  ...FLAGS.filter((flag) => SIMULATOR_FLAGS.includes(flag.name)),
+  { name: 'pet', env: '', value: '<id>', help: 'A petId for GET /pets/{petId}: checks its Deprecation and Sunset headers and its record.' },
+  {
+    name: 'shipped-order',
+    env: '',
+    value: '<id>',
+    help: 'A shipped order of the service: checks that a cancel gives 409 (a shipped order cannot change).',
+  },
+  {
+    name: 'pending-order',
+    env: '',
+    value: '<id>',
+    help: 'DESTRUCTIVE: cancels this pending order on the service, then checks the list and a second cancel.',
+  },
+  {
+    name: 'rate',
+    env: '',
+    value: '<n>',
+    help: `At most this many requests a second to the service (0.1 to 100). Default ${DEFAULT_RATE}.`,
+  },
+  {
+    name: 'timeout',
+    env: '',
+    value: '<seconds>',
+    help: `Give up on one request after this long (0.1 to 600). Default ${DEFAULT_TIMEOUT_SECONDS}.`,
+  },
+  { name: 'json', env: '', boolean: true, help: 'Print the report as JSON (docs/verify-report.schema.json).' },
+  {
+    name: 'write-options',
+    env: '',
+    value: '<file>',
+    help: 'Write a scenario file: the scenario in force plus every switch that makes the simulator match the service.',
+  },
+  { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
+]
+
+/** One line per flag, as the server's help lists its own. */
+function flagLines(flags: readonly Flag[]): string[] {
+  return flags.map((flag) => {
+    const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
+    const env = flag.env === '' ? '' : ` [env ${flag.env}]`
+    return `${left.padEnd(32)}${flag.help}${env}`
+  })
+}
+
+export function verifyHelpText(): string {
+  return [
+    'Usage: petstore-sim verify --target <url> --key <token> [options]',
+    '',
+    'Probes a running Petstore Orders Service and compares every answer with what the simulator',
+    'gives for the same request under the same options. Read-only unless --shipped-order or',
+    '--pending-order is given. Exit code: 0 all match, 1 something differs, 2 bad usage or the',
+    'target cannot be reached. Details: docs/verify.md.',
+    '',
+    'Options:',
+    ...flagLines(VERIFY_FLAGS),
+    '',
+    'Example: PETSTORE_SIM_VERIFY_KEY=... petstore-sim verify --target https://staging.example.test/v1 --pet 1',
   ].join('\n')
 }

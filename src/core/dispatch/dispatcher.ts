@@ -104,6 +104,12 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
   const alwaysHeaders = new Map<OperationId, Readonly<Record<string, string>>>(
     OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : EMPTY]),
   )
+  // The headers of a state's own scenario (its deprecation dates), else the simulator's: made per request, pets only.
+  const headersOf = (definition: Operation, instance: Instance | null): Readonly<Record<string, string>> => {
+    const deprecation = instance?.settings().deprecation
+    if (deprecation === undefined || !('headers' in definition)) return alwaysHeaders.get(definition.id) ?? EMPTY
+    return definition.headers({ deprecation })
+  }
 
   /** How a request is answered: recorded in its instance's journal, or in the simulator's own when it reaches none. */
   const contextOf = (instance: Instance | null): AnswerContext => ({
@@ -122,15 +128,16 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
   }
 
   function operation(request: SimRequest, definition: Operation, param: string): Promise<Reply> {
-    const headers = alwaysHeaders.get(definition.id) ?? EMPTY
     const orderId = 'orderIdOf' in definition ? definition.orderIdOf(param) : null
-    const subject = { operation: definition.id, orderId, headers }
     let instance: Instance
     try {
       instance = context.instanceFor(request)
     } catch (error) {
+      const subject = { operation: definition.id, orderId, headers: headersOf(definition, null) }
       return answer(contextOf(null), request, subject, () => Promise.reject(error))
     }
+    const headers = headersOf(definition, instance)
+    const subject = { operation: definition.id, orderId, headers }
     return answer(contextOf(instance), request, subject, async () => {
       const { controls } = instance
       const delay = controls.delayFor(definition.id)

@@ -14,6 +14,8 @@ export interface OperationState {
     afterCancel: AfterCancel
     /** JSON bodies of the scenario's pets, by petId. */
     petBodies: ReadonlyMap<string, string>
+    /** The dates the pets operation announces in this state; the simulator's (`OperationConfig`) when absent. */
+    deprecation?: DeprecationDates
   }
   /** The last list body listOrders made, and what it was made from. */
   listCache?: { version: number; exposeStatus: boolean; body: Uint8Array }

@@ -50,6 +50,7 @@ const SCENARIO_FIELDS = [
   'faults',
   'rateLimit',
   'lifecycle',
+  'deprecation',
 ]
 const ORDER_FIELDS = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status']
 const GENERATOR_FIELDS = ['count', 'seed', 'statuses', 'firstId', 'referenceDate']
@@ -117,6 +118,19 @@ function parseGenerator(value: unknown, fail: Fail): OrderGenerator {
     generator.referenceDate = referenceDate
   }
   return generator
+}
+
+function parseDeprecation(value: unknown, fail: Fail): NonNullable<Scenario['deprecation']> {
+  const record = expectObject(value, 'deprecation', ['deprecatedAt', 'sunsetAt'], fail)
+  const dates: NonNullable<Scenario['deprecation']> = {}
+  for (const name of ['deprecatedAt', 'sunsetAt'] as const) {
+    if (record[name] === undefined) continue
+    const text = expectString(record[name], `deprecation.${name}`, fail)
+    if (!isDateTime(text))
+      fail(`deprecation.${name}`, `deprecation.${name} must be an ISO 8601 date-time such as "2027-01-01T00:00:00Z", got ${describe(text)}`)
+    dates[name] = text
+  }
+  return dates
 }
 
 function parsePet(value: unknown, field: string, depth: number, fail: Fail): JsonValue {
@@ -223,5 +237,6 @@ export function parseScenario(value: unknown, source: string): CheckedScenario {
     if (lifecycle === null) fail('lifecycle', 'lifecycle must be an object; leave it out for none')
     scenario.lifecycle = lifecycle as LifecycleInput
   }
+  if (record['deprecation'] !== undefined) scenario.deprecation = parseDeprecation(record['deprecation'], fail)
   return scenario
 }

@@ -35,4 +35,9 @@ export interface Scenario {
    * simulator option overrides it. Default: none.
    */
   lifecycle?: LifecycleInput
+  /**
+   * The dates `GET /pets/{petId}` announces (RFC 3339 date-times), each one
+   * defaulting to the simulator's own. A simulator option overrides each date.
+   */
+  deprecation?: { deprecatedAt?: string; sunsetAt?: string }
 }

@@ -4,7 +4,7 @@ import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Instance } from '../dispatch/dispatcher.js'
 import { errorReporter } from '../dispatch/unexpected-error.js'
-import type { AfterCancel } from '../glossary.js'
+import type { AfterCancel, DeprecationDates } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
 import { resolveScenario } from '../scenario/load-scenario.js'
@@ -30,6 +30,7 @@ export interface ActiveScenario {
     afterCancel: AfterCancel
     petBodies: ReadonlyMap<string, string>
     lifecycle: LifecycleRule | null
+    deprecation: DeprecationDates
   }
 }
 
@@ -70,6 +71,15 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
     if (loaded === undefined) throw new Error('The order generator was used before it was loaded.')
     return loaded(...args)
   }
+  /** Each date: the option's when given, else the scenario's, else the default (`checked` holds option-or-default). */
+  function deprecationOf(scenario: CheckedScenario): DeprecationDates {
+    const pick = (name: keyof DeprecationDates): Date => {
+      const own = scenario.deprecation?.[name]
+      return options.deprecation?.[name] === undefined && own !== undefined ? new Date(own) : checked.deprecation[name]
+    }
+    return { deprecatedAt: pick('deprecatedAt'), sunsetAt: pick('sunsetAt') }
+  }
+
   function activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario {
     const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, stringify(pet) ?? 'null']))
     return {
@@ -84,6 +94,7 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
         petBodies,
         // The option wins, `null` included: it turns a scenario's lifecycle off.
         lifecycle: checked.lifecycle !== undefined ? checked.lifecycle : parseLifecycle(scenario.lifecycle ?? null),
+        deprecation: deprecationOf(scenario),
       },
     }
   }

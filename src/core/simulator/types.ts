@@ -24,7 +24,7 @@ export interface SimulatorOptions {
   exposeStatus?: boolean
   /** `"keep"` a cancelled order in the list, or `"remove"` it. Overrides the scenario's own setting. */
   afterCancel?: AfterCancel
-  /** The dates the deprecated pets operation announces. */
+  /** The dates the deprecated pets operation announces. Each overrides the scenario's own `deprecation` date. */
   deprecation?: Partial<Record<keyof DeprecationDates, Date | string>>
   /**
    * By default a request under the base URL that no operation takes is

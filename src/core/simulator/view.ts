@@ -105,7 +105,7 @@ export function createView(
           exposeStatus: active.settings.exposeStatus,
           afterCancel: active.settings.afterCancel,
           lifecycle: active.settings.lifecycle === null ? null : { ...active.settings.lifecycle },
-          deprecation: { ...checked.deprecation },
+          deprecation: { ...active.settings.deprecation },
         },
         orders: store.all().map(toOrder),
       }

@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util'
+import { isBearerToken } from '../../core/bearer-auth.js'
+import type { SimulatorServerOptions } from '../../transports/standalone/start-server.js'
+import { joinDashedValues, unknownFlagHint } from '../argv.js'
+import { CliUsageError, createFlagReader, readSimulatorFlags } from '../cli-options.js'
+import { DEFAULT_RATE, DEFAULT_TIMEOUT_SECONDS, VERIFY_FLAGS } from '../flags.js'
+import type { VerifySimulatorOptions } from './calibration.js'
+
+export interface VerifyCommand {
+  kind: 'verify'
+  /** The service's base URL, without a trailing "/". */
+  target: string
+  key: string
+  rate: number
+  timeoutMs: number
+  json: boolean
+  writeOptions: string | undefined
+  simulator: VerifySimulatorOptions
+  pet: string | undefined
+  shippedOrder: string | undefined
+  pendingOrder: string | undefined
+}
+
+const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim verify --help for the options.`)
+
+/** The target as a base URL; never echoes a URL that carries credentials. */
+function parseTarget(text: string | undefined): string {
+  if (text === undefined || text === '')
+    throw usage('verify needs --target <url>, the base URL of the running service, such as https://api.example.test/v1.')
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw usage(`--target must be an http or https URL, such as https://api.example.test/v1, got "${text}".`)
+  }
+  // The key goes in --key only: a URL with credentials ends up in shell history, logs and this tool's output.
+  if (url.username !== '' || url.password !== '')
+    throw usage('--target must not carry credentials (user:password@); give the key with --key.')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usage(`--target must be an http or https URL, got a ${url.protocol} one.`)
+  if (url.search !== '' || url.hash !== '') throw usage('--target takes the base URL only, without a query or a fragment.')
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+function parseNumber(text: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max)
+    throw usage(`${flag} must be a number from ${min} to ${max}, got "${text}".`)
+  return value
+}
+
+/** An order or pet id as the service's list writes it: decimal, no leading zeros, so ids compare exactly. */
+function parseId(text: string | undefined, flag: string): string | undefined {
+  if (text === undefined) return undefined
+  if (!/^-?\d{1,19}$/.test(text)) throw usage(`${flag} must be a decimal integer id, got "${text}".`)
+  return BigInt(text).toString()
+}
+
+/** Reads `petstore-sim verify ...` (the arguments after `verify`). Throws a `CliUsageError` of one line. */
+export function parseVerifyCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): VerifyCommand | { kind: 'help' } {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    const options = Object.fromEntries(VERIFY_FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const]))
+    values = parseArgs({ args: joinDashedValues(argv, VERIFY_FLAGS), strict: true, allowPositionals: false, options }).values
+  } catch (error) {
+    // parseArgs quotes the argument at fault, which may be the key: say which flag, never the value.
+    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
+    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, VERIFY_FLAGS)}`)
+  }
+  if (values['help'] === true) return { kind: 'help' }
+  const reader = createFlagReader(values, VERIFY_FLAGS, env)
+  const target = parseTarget(reader.read('target'))
+  const key = reader.read('key')
+  if (key === undefined || key === '')
+    throw usage('verify needs --key <token> (or PETSTORE_SIM_VERIFY_KEY), a bearer key the service accepts.')
+  if (!isBearerToken(key))
+    throw usage(`${reader.label('key')} must be an RFC 6750 bearer token: letters, digits and -._~+/, then optional "=" (not shown here).`)
+  const server: SimulatorServerOptions = {}
+  readSimulatorFlags(reader, server)
+  const { scenario, seed, exposeStatus, afterCancel, deprecation } = server
+  const simulator: VerifySimulatorOptions = {
+    ...(typeof scenario === 'string' ? { scenario } : {}),
+    ...(seed === undefined ? {} : { seed }),
+    ...(exposeStatus === undefined ? {} : { exposeStatus }),
+    ...(afterCancel === undefined ? {} : { afterCancel }),
+    ...(deprecation === undefined ? {} : { deprecation }),
+  }
+  const writeOptions = reader.read('write-options')
+  if (writeOptions === '') throw usage('--write-options needs a file name.')
+  return {
+    kind: 'verify',
+    target,
+    key,
+    rate: parseNumber(reader.read('rate'), '--rate', DEFAULT_RATE, 0.1, 100),
+    timeoutMs: parseNumber(reader.read('timeout'), '--timeout', DEFAULT_TIMEOUT_SECONDS, 0.1, 600) * 1000,
+    json: reader.readBoolean('json') ?? false,
+    writeOptions,
+    simulator,
+    pet: parseId(reader.read('pet'), '--pet'),
+    shippedOrder: parseId(reader.read('shipped-order'), '--shipped-order'),
+    pendingOrder: parseId(reader.read('pending-order'), '--pending-order'),
+  }
+}
