@@ -275,6 +275,7 @@ describe('the newcomer path', () => {
       'Scenarios',
       'Error codes',
       'Where the spec is silent',
+      'Keep it honest',
       'Running the tests',
       'More',
     ])
