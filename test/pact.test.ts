@@ -199,6 +199,10 @@ describe('provider states', () => {
     await api.sim.changeProviderState({ state: 'order 1 is pending' })
     expect((await api.list()).status).toBe(200)
     await api.sim.changeProviderState({ state: 'the key is not accepted' })
+    // What Pact's verifier sends before an interaction that names no state.
+    await api.sim.changeProviderState({ state: '', params: {}, action: 'setup' })
+    expect((await api.list()).status).toBe(200)
+    await api.sim.changeProviderState({ state: 'the key is not accepted' })
     await api.sim.reset()
     expect(api.sim.state().apiKeys).toEqual(['petstore-test-key'])
   })

@@ -12,7 +12,8 @@ const ADDED_ORDER = { petId: 1, quantity: 1, shipDate: '2026-01-01T00:00:00.000Z
  * key refusal left by an interaction before; `the key is not accepted` refuses
  * every key until a teardown or the next reset. A teardown lifts the refusal
  * and leaves the orders as the interaction left them: each setup says all
- * that its interaction needs.
+ * that its interaction needs. No state (`""`, what the verifier sends for
+ * an interaction that names none) only lifts the refusal.
  */
 export async function changeProviderState(instance: SimulatorInstance, change: unknown): Promise<void> {
   if (typeof change !== 'object' || change === null || Array.isArray(change))
@@ -23,9 +24,10 @@ export async function changeProviderState(instance: SimulatorInstance, change: u
   const { state, params, action = 'setup' } = change as Record<string, unknown>
   if (action !== 'setup' && action !== 'teardown')
     throw new ValidationError('action', `"action" must be "setup" or "teardown", got ${JSON.stringify(String(action).slice(0, 40))}.`)
-  const goal = parseProviderState(state, params)
-  if (action === 'teardown' || goal.kind === 'order') instance.keysRefused = false
-  if (action === 'teardown') return
+  // Pact's verifier calls with no state ("") around an interaction that names none: it needs the keys accepted.
+  const goal = state === '' ? undefined : parseProviderState(state, params)
+  if (action === 'teardown' || goal?.kind !== 'keys-refused') instance.keysRefused = false
+  if (action === 'teardown' || goal === undefined) return
   if (goal.kind === 'keys-refused') {
     instance.keysRefused = true
     return
