@@ -54,7 +54,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     expect(report.errors).toEqual([])
     const tests = testsOf(report.suites)
     expect(tests.filter((reported) => !reported.ok).map((reported) => [reported.title, reported.errors])).toEqual([])
-    expect(tests).toHaveLength(17)
+    expect(tests).toHaveLength(18)
 
     // test/playwright/pact.spec.ts: both modes' tests, from two workers, in one file, sorted, the same bytes every run.
     const pact = JSON.parse(readFileSync(PACT, 'utf8')) as { consumer: unknown; interactions: { description: string }[] }
@@ -72,6 +72,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     )
     expect(errorOf('unknown scenario (route)')).toContain(
       'Failed to load scenario "no-such-scenario": no built-in scenario has this name; the built-in scenarios are default, pending, shipped',
+    )
+    expect(errorOf('bad pact consumer')).toContain(
+      'pact: "consumer" must be 1 to 64 letters, digits, ".", "_" or "-", got the string "../orders-web".',
     )
     const unreachable = errorOf('unreachable simulator')
     expect(unreachable).toMatch(/^Error: No simulator answers at http:\/\/127\.0\.0\.1:4021 \(ECONNREFUSED\): start one before the tests/)
