@@ -16,6 +16,12 @@ export { ErrorCode } from './core/error-codes.js'
 export { openApiDocument } from './contract/openapi-document.js'
 export type { ErrorBody, NewOrder, Order, OrderPatch, OrderStatus } from './core/glossary.js'
 
+// Pact contracts from the requests a suite sent, and the provider states they name.
+export { PROVIDER_STATES } from './core/pact/provider-states.js'
+export type { PactDocument, PactInteraction, PactProviderState } from './core/pact/pact-document.js'
+export type { PactOptions } from './core/pact/pact-names.js'
+export type { ProviderStateChange } from './core/pact/provider-states.js'
+
 // Orders that move on their own: the lifecycle, and the simulated clock.
 export type { Duration } from './core/lifecycle/duration.js'
 export type { LifecycleInput, LifecycleRule } from './core/lifecycle/lifecycle-rule.js'

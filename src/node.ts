@@ -44,5 +44,8 @@ export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSi
 }
 
 export { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+export { pactFile, writePact } from './transports/node/write-pact.js'
+export type { PactDocument } from './core/pact/pact-document.js'
+export type { PactOptions } from './core/pact/pact-names.js'
 export type { SimulatorOptions } from './core/simulator/types.js'
 export type { UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'

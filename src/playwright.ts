@@ -1,10 +1,12 @@
+import { join } from 'node:path'
 import { expect as baseExpect, test as baseTest } from '@playwright/test'
+import { addToRunPact } from './transports/node/run-pact.js'
 import type { RequestFilter } from './core/state/request-filter.js'
 import { openSimulatorFixture, type SimulatorTestOptions } from './transports/playwright/open-fixture.js'
 import { toHaveReceived } from './transports/playwright/received-matcher.js'
 import type { SimulatorFixture } from './transports/playwright/simulator-fixture.js'
 
-export type { SimulatorTestOptions } from './transports/playwright/open-fixture.js'
+export type { PactFixtureOptions, SimulatorTestOptions } from './transports/playwright/open-fixture.js'
 export type { SimulatorFixture, SimulatorMode } from './transports/playwright/simulator-fixture.js'
 export type { RequestFilter }
 
@@ -25,10 +27,18 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
   simulatorUrl: [process.env['PETSTORE_SIM_URL'] ?? 'http://127.0.0.1:4010/v1', { option: true }],
   simulatorMode: ['server', { option: true }],
   simulatorAdminToken: [process.env['PETSTORE_SIM_ADMIN_TOKEN'], { option: true }],
-  sim: async ({ context, scenario, simulatorUrl, simulatorMode, simulatorAdminToken }, use, testInfo) => {
-    const opened = await openSimulatorFixture(context, { scenario, simulatorUrl, simulatorMode, simulatorAdminToken }, testInfo)
+  pact: [undefined, { option: true }],
+  sim: async ({ context, scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact }, use, testInfo) => {
+    const opened = await openSimulatorFixture(context, { scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact }, testInfo)
     try {
       await use(opened.sim)
+      // Only a test that passed adds to the pact: what a failed one sent (even one expected to fail) may not be what the app needs.
+      if (pact !== undefined && testInfo.status === 'passed') {
+        const { dir, ...names } = pact
+        // Playwright empties the output folder at the start of a run: the parts there are this run's only.
+        const parts = join(testInfo.project.outputDir, 'petstore-sim-pacts')
+        await addToRunPact(await opened.sim.pact(names), dir === undefined ? { parts } : { parts, dir })
+      }
     } finally {
       await opened.close()
     }

@@ -8,6 +8,7 @@ import { ROOT } from './support/cli-process.js'
 
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli')
 const REPORT = join(ROOT, 'test-results/playwright-fixture-report.json')
+const PACT = join(ROOT, 'test-results/playwright-fixture-pacts/fixture-web-petstore-orders-service.json')
 
 interface ReportedTest {
   title: string
@@ -39,6 +40,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
   test('every fixture test holds, and each bad input fails its own test with the simulator message', async () => {
     assertChromium()
     rmSync(REPORT, { force: true })
+    rmSync(PACT, { force: true })
     await new Promise<void>((resolve) => {
       execFile(
         process.execPath,
@@ -52,7 +54,16 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     expect(report.errors).toEqual([])
     const tests = testsOf(report.suites)
     expect(tests.filter((reported) => !reported.ok).map((reported) => [reported.title, reported.errors])).toEqual([])
-    expect(tests).toHaveLength(15)
+    expect(tests).toHaveLength(18)
+
+    // test/playwright/pact.spec.ts: both modes' tests, from two workers, in one file, sorted, the same bytes every run.
+    const pact = JSON.parse(readFileSync(PACT, 'utf8')) as { consumer: unknown; interactions: { description: string }[] }
+    expect(pact.consumer).toEqual({ name: 'fixture-web' })
+    expect(pact.interactions.map((interaction) => interaction.description)).toEqual([
+      'DELETE /store/orders/1 given order 1 is pending: 204',
+      'DELETE /store/orders/1 given order 1 is shipped: 409 order_already_shipped',
+      'GET /store/orders: 200',
+    ])
 
     const errorOf = (title: string) => tests.find((reported) => reported.title === title)?.errors.join('\n') ?? ''
     expect(errorOf('unknown scenario (server)')).toContain(
@@ -61,6 +72,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     )
     expect(errorOf('unknown scenario (route)')).toContain(
       'Failed to load scenario "no-such-scenario": no built-in scenario has this name; the built-in scenarios are default, pending, shipped',
+    )
+    expect(errorOf('bad pact consumer')).toContain(
+      'pact: "consumer" must be 1 to 64 letters, digits, ".", "_" or "-", got the string "../orders-web".',
     )
     const unreachable = errorOf('unreachable simulator')
     expect(unreachable).toMatch(/^Error: No simulator answers at http:\/\/127\.0\.0\.1:4021 \(ECONNREFUSED\): start one before the tests/)

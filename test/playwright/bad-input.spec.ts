@@ -18,6 +18,13 @@ test.describe('bad input fails the test that has it', () => {
     })
   })
 
+  test.describe('a pact consumer that cannot name a file', () => {
+    test.use({ pact: { consumer: '../orders-web' } })
+    test('bad pact consumer', async ({ sim }) => {
+      await sim.orders()
+    })
+  })
+
   test.describe('no simulator at simulatorUrl', () => {
     test.use({ simulatorUrl: 'http://127.0.0.1:4021/v1' })
     test('unreachable simulator', async ({ sim }) => {

@@ -1,6 +1,7 @@
 import { ApiError, errorReply, payloadTooLarge } from '../api-error.js'
 import type { Int64Key } from '../int64.js'
 import type { OperationId } from '../operations/registry.js'
+import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
 import { arrival, elapsedSince, type JournalWriter } from '../state/journal.js'
 import type { ErrorReporter } from './unexpected-error.js'
@@ -21,6 +22,10 @@ export interface AnswerSubject {
   orderId: Int64Key | null
   /** Headers every answer carries, errors included. */
   headers: Readonly<Record<string, string>>
+  /** Set while answering: the service's rules answered (no fault, `Prefer` or rate limit), so the request belongs in a pact. */
+  contract: boolean
+  /** Set on arrival: what the answer depends on (a cancelled order's status), for the pact's provider state. */
+  given: Given | null
 }
 
 /**
@@ -35,14 +40,20 @@ export async function answer(
 ): Promise<Reply> {
   const { time, started } = arrival()
   let reply: Reply
+  let code: string | null = null
+  let message: string | null = null
   try {
     // A transport limit, so it comes before authentication, as in any HTTP server.
     if (await request.bodyExceeds(context.bodyLimit)) throw payloadTooLarge(context.bodyLimit)
     reply = await produce()
   } catch (error) {
-    if (!(error instanceof ApiError)) context.report(error, request)
+    if (error instanceof ApiError) {
+      code = error.code
+      message = error.message
+    } else context.report(error, request)
     reply = errorReply(error, subject.headers)
   }
+  const { contract } = subject
   context.journal.record({
     time,
     method: request.method,
@@ -52,6 +63,12 @@ export async function answer(
     operation: subject.operation,
     orderId: subject.orderId,
     sessionRecreated: context.sessionRecreated,
+    contract,
+    // Read only for a pact's requests: the others need none of it.
+    given: contract ? subject.given : null,
+    authorization: contract ? request.header('Authorization') : null,
+    code: contract ? code : null,
+    message: contract ? message : null,
   })
   return reply
 }

@@ -10,7 +10,7 @@ import { isUnderBase, matchRoute, type ApiBase, type Operation } from '../operat
 import { quote } from '../operations/operation.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { JournalWriter } from '../state/journal.js'
-import { answer, type AnswerContext } from './answer.js'
+import { answer, type AnswerContext, type AnswerSubject } from './answer.js'
 import { faultAfter, faultInstead, sleep } from './misbehaviour.js'
 import type { ErrorReporter } from './unexpected-error.js'
 
@@ -76,6 +76,7 @@ async function keyedAnswer(
   param: string,
   orderId: Int64Key | null,
   instance: Instance,
+  subject: AnswerSubject,
 ): Promise<Reply> {
   const { controls } = instance
   // Nothing is allocated for extra headers when no limit and no Prefer is in play (the common case).
@@ -85,10 +86,13 @@ async function keyedAnswer(
       const token = tokenOf(request)
       extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
     }
+    // From here the service's own rules answer, the key check included: a pact may hold it.
+    subject.contract = true
     assertAuthorized(request.header('Authorization'), instance.settings().acceptedKeys)
     const call = { param, orderId, state: instance }
     const preferred = preferredStatus(request.header('Prefer'), operation.id)
     if (preferred === undefined) return withHeaders(await operation.answer(call), extra)
+    subject.contract = false
     extra = { ...extra, 'Preference-Applied': `code=${preferred}` }
     return withHeaders(operation.preferred(preferred, call), extra)
   } catch (error) {
@@ -133,19 +137,34 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     try {
       instance = context.instanceFor(request)
     } catch (error) {
-      const subject = { operation: definition.id, orderId, headers: headersOf(definition, null) }
+      const subject: AnswerSubject = {
+        operation: definition.id,
+        orderId,
+        headers: headersOf(definition, null),
+        contract: false,
+        given: null,
+      }
       return answer(contextOf(null), request, subject, () => Promise.reject(error))
     }
     const headers = headersOf(definition, instance)
-    const subject = { operation: definition.id, orderId, headers }
+    const subject: AnswerSubject = { operation: definition.id, orderId, headers, contract: false, given: null }
     return answer(contextOf(instance), request, subject, async () => {
+      // The state the answer depends on, as it was when the request arrived: one lookup, for a pact's provider state.
+      if (orderId !== null) subject.given = instance.store.find(orderId)?.status ?? 'absent'
+      else if (definition.id === 'listOrders' && instance.settings().exposeStatus) subject.given = 'status-exposed'
       const { controls } = instance
       const delay = controls.delayFor(definition.id)
       if (delay > 0) await sleep(delay, request.signal)
       const fault = controls.takeFault(definition.id, orderId)
       const instead = fault === undefined ? undefined : await faultInstead(fault, request.signal)
       if (instead !== undefined) return instead
-      let reply = await keyedAnswer(request, definition, param, orderId, instance)
+      let reply: Reply
+      try {
+        reply = await keyedAnswer(request, definition, param, orderId, instance, subject)
+      } finally {
+        // A fault that lets the answer through still changes it (slow or broken body): not the service's answer.
+        if (fault !== undefined) subject.contract = false
+      }
       if (headers !== EMPTY) reply = { ...reply, headers: { ...headers, ...reply.headers } }
       return fault === undefined ? reply : faultAfter(fault, reply)
     })
@@ -153,7 +172,7 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
 
   const operations = describeOperations(base.path)
   function unknown(request: SimRequest, url: URL): Promise<Reply> {
-    return answer(answerContext(request), request, { operation: null, orderId: null, headers: EMPTY }, () => {
+    return answer(answerContext(request), request, { operation: null, orderId: null, headers: EMPTY, contract: false, given: null }, () => {
       const match = matchRoute(url, base)
       if (match === null) {
         throw new ApiError(

@@ -39,7 +39,11 @@ export interface SimulatorInstance extends Instance {
   active: ActiveScenario
   /** Its simulated clock, and the orders it will ship. */
   lifecycle: OrderLifecycle
+  /** Every key is refused (the provider state "the key is not accepted") until a teardown or the next reset. */
+  keysRefused: boolean
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set()
 
 /** Loads scenarios and makes states for one simulator, its options applied. */
 export interface InstanceFactory {
@@ -123,7 +127,9 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
         journal: createJournal(checked.journalSize),
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)')),
         active,
-        settings: () => instance.active.settings,
+        keysRefused: false,
+        // A refusal is rare and short (one pact interaction): the copy is made only then.
+        settings: () => (instance.keysRefused ? { ...instance.active.settings, acceptedKeys: NO_KEYS } : instance.active.settings),
       }
       // Readers and requests see the orders at once; nothing needs to wait for the model.
       void instance.store.replaceAll(active.initialOrders)
@@ -135,6 +141,7 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
     reload(instance, next) {
       const stored = instance.store.replaceAll(next.initialOrders)
       instance.active = next
+      instance.keysRefused = false
       restoreControls(instance.controls, next.scenario)
       instance.lifecycle.restart(next.settings.lifecycle, lifecycleSeed(next), next.initialOrders)
       return stored

@@ -8,6 +8,9 @@ import type { LifecycleInput, LifecycleRule } from '../lifecycle/lifecycle-rule.
 import type { ClockState } from '../lifecycle/order-lifecycle.js'
 import type { JournalEntry, RequestJournal } from '../state/journal.js'
 import type { RequestFilter } from '../state/request-filter.js'
+import type { PactDocument } from '../pact/pact-document.js'
+import type { PactOptions } from '../pact/pact-names.js'
+import type { ProviderStateChange } from '../pact/provider-states.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
@@ -161,6 +164,25 @@ export interface SimulatorView {
    * sim.requests({ operation: 'cancelOrder', orderId: 5, status: 204 })
    */
   requests(filter?: RequestFilter): JournalEntry[]
+  /**
+   * The requests answered so far as a Pact contract (specification v4) that
+   * the provider team can verify: one interaction per distinct provider state,
+   * request and response, oldest first. Only what the service's rules answered
+   * is in it (no fault, `Prefer` or rate limit), and nothing that changes from
+   * run to run. `journal.clear()` does not empty it; it is bounded like the
+   * journal. Throws a `TypeError` naming a bad `consumer` or `provider`.
+   * @example
+   * afterAll(() => writePact(sim.pact({ consumer: 'orders-web' })))
+   */
+  pact(options: PactOptions): PactDocument
+  /**
+   * Pact's state change (what `POST /__sim/provider-states` does): puts this
+   * state in a provider state a pact names, such as `order 1 is pending`.
+   * Rejects with a `TypeError` listing the known states for an unknown one.
+   * @example
+   * await sim.changeProviderState({ state: 'order 5 is shipped', params: { id: 5 } })
+   */
+  changeProviderState(change: ProviderStateChange): Promise<void>
   /**
    * Misbehaviour on purpose, until the next reset (which restores the
    * simulator's own `latency`, `faults` and `rateLimit` options).

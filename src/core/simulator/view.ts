@@ -8,6 +8,9 @@ import { mapValidation, ValidationError } from '../validation-error.js'
 import { parseDuration } from '../lifecycle/duration.js'
 import { expectOrderId } from '../int64.js'
 import { addOrder, removeOrder, updateOrder } from './order-edits.js'
+import { buildPact } from '../pact/build-pact.js'
+import { checkPactNames } from '../pact/pact-names.js'
+import { changeProviderState } from './provider-state-change.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
 import { checkSeed, type CheckedOptions } from './options.js'
 import type { ResetRequest, SimulatorView } from './types.js'
@@ -51,6 +54,12 @@ export function createView(
       const checked = checkedBy('read the requests of', () => parseRequestFilter(filter))
       return target().journal.select((record) => matchesFilter(record, checked))
     },
+    pact(options) {
+      const names = checkedBy('write a pact of', () => checkPactNames(options))
+      const { facts, leftOut } = target().journal.contract()
+      return buildPact(facts, names, checked.base.path, leftOut)
+    },
+    changeProviderState: (change) => checkedChange('change the provider state of', () => changeProviderState(target(), change)),
     addFault: (fault) => checkedBy('configure', () => controls().addFault(parseFault(fault))),
     faults: () => controls().faults(),
     removeFault: (id) => controls().removeFault(id),
@@ -93,12 +102,14 @@ export function createView(
       return { name: active.scenario.name, description: active.scenario.description, source: active.source }
     },
     state() {
-      const { active, store } = target()
+      const instance = target()
+      const { active, store } = instance
       return {
         scenario: active.scenario.name,
         description: active.scenario.description,
         source: active.source,
-        apiKeys: [...active.scenario.apiKeys],
+        // As in force: none while a provider state refuses them.
+        apiKeys: [...instance.settings().acceptedKeys],
         seed: active.seed ?? null,
         options: {
           baseUrl: checked.baseUrl,

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { createJournal, MAX_JOURNAL_BYTES, MAX_JOURNAL_PATH, type JournalRecord } from './journal.js'
+import { createJournal, MAX_JOURNAL_AUTHORIZATION, MAX_JOURNAL_BYTES, MAX_JOURNAL_PATH, type JournalRecord } from './journal.js'
 
 const record = (path: string, status = 200): JournalRecord => ({
   time: 0,
@@ -48,4 +48,29 @@ test('the session-recreated mark shows only on the entry that carries it', () =>
   const fresh = createJournal(2)
   fresh.record({ ...record('/a'), sessionRecreated: true })
   expect(fresh.entries()[0]?.sessionRecreated).toBe(true)
+})
+
+test('a pact keeps the requests a clear or the ring let go, once each, and only those the rules answered', () => {
+  const journal = createJournal(2)
+  const cancel = (id: string, contract = true): JournalRecord => ({
+    ...record(`/v1/store/orders/${id}`, 204),
+    operation: 'cancelOrder',
+    orderId: id,
+    contract,
+    given: 'pending',
+    authorization: 'Bearer k',
+  })
+  journal.record(cancel('1'))
+  journal.record(cancel('2', false))
+  journal.record(cancel('3'))
+  journal.clear()
+  journal.record(cancel('1'))
+  expect(journal.contract().facts.map((facts) => facts.path)).toEqual(['/v1/store/orders/1', '/v1/store/orders/3', '/v1/store/orders/1'])
+  expect(journal.entries()).toEqual([expect.not.objectContaining({ contract: expect.anything(), authorization: expect.anything() })])
+})
+
+test('a long Authorization header is kept cut', () => {
+  const journal = createJournal(2)
+  journal.record({ ...record('/v1/store/orders'), contract: true, authorization: `Bearer ${'k'.repeat(5000)}` })
+  expect(journal.contract().facts[0]?.authorization).toHaveLength(MAX_JOURNAL_AUTHORIZATION)
 })

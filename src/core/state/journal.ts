@@ -2,6 +2,9 @@ import { detached } from '../detached-string.js'
 import type { Int64 } from '../glossary.js'
 import { int64Value, type Int64Key } from '../int64.js'
 import type { OperationId } from '../operations/registry.js'
+import type { InteractionFacts } from '../pact/build-pact.js'
+import { createInteractionLedger } from '../pact/interaction-ledger.js'
+import type { Given } from '../pact/provider-states.js'
 
 /** One request the simulator answered. */
 export interface JournalEntry {
@@ -34,6 +37,15 @@ export interface JournalRecord {
   orderId: Int64Key | null
   /** The request's session had been dropped (evicted or idle) and was made afresh for it. */
   sessionRecreated?: boolean
+  /** The service's rules answered it (no fault, no `Prefer`, no rate limit): it belongs in a pact. The fields below are for that pact. */
+  contract?: boolean
+  /** What the answer depended on when the request arrived (a cancelled order's status). */
+  given?: Given | null
+  /** The Authorization header as sent (cut past `MAX_JOURNAL_AUTHORIZATION`). */
+  authorization?: string | null
+  /** The Error body's code and message of an error answer. */
+  code?: string | null
+  message?: string | null
 }
 
 /** The most recent requests, oldest first; a ring, so memory stays bounded on a long run. */
@@ -50,6 +62,8 @@ export interface JournalWriter extends RequestJournal {
   select(matches: (record: JournalRecord) => boolean): JournalEntry[]
   /** Counts every record and clear, so a watcher can tell what is new without reading the entries. */
   revision(): { recorded: number; cleared: number }
+  /** The requests for a pact, oldest first: those let go by a clear or by the ring (kept once each), then those held now. */
+  contract(): { facts: InteractionFacts[]; leftOut: number }
 }
 
 /** When a request arrived: the wall clock for the entry, the monotonic one for its duration. */
@@ -68,21 +82,39 @@ export function elapsedSince(started: number): number {
 }
 
 function toEntry(record: JournalRecord): JournalEntry {
-  const { sessionRecreated, ...rest } = record
+  const { time, method, path, status, duration, operation, orderId, sessionRecreated } = record
   return {
-    ...rest,
-    time: new Date(record.time).toISOString(),
-    orderId: record.orderId === null ? null : int64Value(record.orderId),
+    time: new Date(time).toISOString(),
+    method,
+    path,
+    status,
+    duration,
+    operation,
+    orderId: orderId === null ? null : int64Value(orderId),
     ...(sessionRecreated === true ? { sessionRecreated } : {}),
   }
+}
+
+/** A record's pact facts, or undefined when the service's rules did not answer it. */
+function factsOf(record: JournalRecord): InteractionFacts | undefined {
+  if (record.contract !== true) return undefined
+  const { method, path, status, operation, orderId, given = null, authorization = null, code = null, message = null } = record
+  return { method, path, status, operation, orderId, given, authorization, code, message }
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000
 /** A longer path is kept cut, with a marker saying how much is missing. */
 export const MAX_JOURNAL_PATH = 1024
+/** A longer Authorization header is kept cut: no key of a scenario is that long, and a refused one is refused cut too. */
+export const MAX_JOURNAL_AUTHORIZATION = 256
 /** What one journal may hold, counting each entry as its path plus a fixed cost: entries go oldest first past it. */
 export const MAX_JOURNAL_BYTES = 256 * 1024
 const ENTRY_BYTES = 128
+
+function boundedAuthorization(header: string | null | undefined): string | null {
+  if (header === undefined || header === null) return null
+  return header.length <= MAX_JOURNAL_AUTHORIZATION ? header : detached(header.slice(0, MAX_JOURNAL_AUTHORIZATION))
+}
 
 function boundedPath(path: string): string {
   return path.length <= MAX_JOURNAL_PATH
@@ -90,9 +122,38 @@ function boundedPath(path: string): string {
     : detached(`${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`)
 }
 
+/** The ring's record for `entry` (its path and header already bounded): its slot overwritten in place, or a new one for an empty slot. */
+function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: string, authorization: string | null): JournalRecord {
+  const { contract = false, given = null, code = null, message = null } = entry
+  if (slot === undefined) {
+    // One fixed literal shape: the slots are overwritten for every request, and the shape of a
+    // spread copy made those writes allocate (peak RSS under load rose; docs/performance.md).
+    const { time, method, status, duration, operation, orderId, sessionRecreated = false } = entry
+    return { time, method, path, status, duration, operation, orderId, sessionRecreated, contract, given, authorization, code, message }
+  }
+  // Overwritten in place: a new object per request would live a trip round
+  // the ring, long enough to be promoted to the old space under load.
+  slot.time = entry.time
+  slot.method = entry.method
+  if (slot.path !== path) slot.path = path
+  slot.status = entry.status
+  slot.duration = entry.duration
+  slot.operation = entry.operation
+  if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
+  slot.sessionRecreated = entry.sessionRecreated ?? false
+  slot.contract = contract
+  slot.given = given
+  slot.authorization = authorization
+  slot.code = code
+  slot.message = message
+  return slot
+}
+
 /**
  * Creates an empty journal that keeps the last `capacity` entries (0 keeps
- * none), and no more than `MAX_JOURNAL_BYTES` of them.
+ * none), and no more than `MAX_JOURNAL_BYTES` of them. What a pact needs of
+ * the entries it lets go is kept once per interaction, in a ledger bounded
+ * in bytes of its own (`MAX_LEDGER_BYTES`).
  */
 export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalWriter {
   // A ring of `size` records starting at `start`; slots are reused in place.
@@ -102,8 +163,19 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   let bytes = 0
   let recorded = 0
   let cleared = 0
+  const ledger = createInteractionLedger()
   const at = (index: number) => ring[(start + index) % capacity] as JournalRecord
-  const cost = (record: JournalRecord) => record.path.length + ENTRY_BYTES
+  const cost = (record: JournalRecord) =>
+    record.path.length + (record.authorization?.length ?? 0) + (record.message?.length ?? 0) + ENTRY_BYTES
+  /** Lets the oldest entry go; a pact still has its interaction. */
+  const dropOldest = () => {
+    const oldest = at(0)
+    const facts = factsOf(oldest)
+    if (facts !== undefined) ledger.keep(facts)
+    bytes -= cost(oldest)
+    start = (start + 1) % capacity
+    size--
+  }
   return {
     capacity,
     entries() {
@@ -115,8 +187,20 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       return selected
     },
     revision: () => ({ recorded, cleared }),
+    contract() {
+      const facts = [...ledger.facts()]
+      for (let index = 0; index < size; index++) {
+        const held = factsOf(at(index))
+        if (held !== undefined) facts.push(held)
+      }
+      return { facts, leftOut: ledger.leftOut() }
+    },
     clear() {
       cleared++
+      for (let index = 0; index < size; index++) {
+        const facts = factsOf(at(index))
+        if (facts !== undefined) ledger.keep(facts)
+      }
       ring.length = 0
       start = 0
       size = 0
@@ -124,39 +208,21 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
     },
     record(entry) {
       recorded++
-      if (capacity === 0) return
       const path = boundedPath(entry.path)
-      if (size === capacity) {
-        bytes -= cost(at(0))
-        start = (start + 1) % capacity
-        size--
+      const authorization = boundedAuthorization(entry.authorization)
+      if (capacity === 0) {
+        // Nothing is held, but a pact still gets the interaction.
+        const facts = factsOf({ ...entry, path, authorization })
+        if (facts !== undefined) ledger.keep(facts)
+        return
       }
-      while (size > 0 && bytes + path.length + ENTRY_BYTES > MAX_JOURNAL_BYTES) {
-        bytes -= cost(at(0))
-        start = (start + 1) % capacity
-        size--
-      }
+      if (size === capacity) dropOldest()
+      const needed = path.length + (authorization?.length ?? 0) + (entry.message?.length ?? 0) + ENTRY_BYTES
+      while (size > 0 && bytes + needed > MAX_JOURNAL_BYTES) dropOldest()
       const index = (start + size) % capacity
-      const slot = ring[index]
-      if (slot === undefined) {
-        // One fixed literal shape: the slots are overwritten for every request, and the shape of a
-        // spread copy made those writes allocate (peak RSS under load rose; docs/performance.md).
-        const { time, method, status, duration, operation, orderId, sessionRecreated = false } = entry
-        ring[index] = { time, method, path, status, duration, operation, orderId, sessionRecreated }
-      } else {
-        // Overwritten in place: a new object per request would live a trip round
-        // the ring, long enough to be promoted to the old space under load.
-        slot.time = entry.time
-        slot.method = entry.method
-        if (slot.path !== path) slot.path = path
-        slot.status = entry.status
-        slot.duration = entry.duration
-        slot.operation = entry.operation
-        if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
-        slot.sessionRecreated = entry.sessionRecreated ?? false
-      }
+      ring[index] = stored(ring[index], entry, path, authorization)
       size++
-      bytes += path.length + ENTRY_BYTES
+      bytes += needed
     },
   }
 }

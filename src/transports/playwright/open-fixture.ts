@@ -1,4 +1,6 @@
 import type { BrowserContext, TestInfo } from '@playwright/test'
+import { checkPactNames, type PactOptions } from '../../core/pact/pact-names.js'
+import { mapValidation } from '../../core/validation-error.js'
 import { openRouteFixture } from './route-fixture.js'
 import { openServerFixture } from './server-fixture.js'
 import { SIMULATOR_MODES, type FixtureSettings, type SimulatorFixture, type SimulatorMode } from './simulator-fixture.js'
@@ -13,6 +15,18 @@ export interface SimulatorTestOptions {
   simulatorMode: SimulatorMode
   /** The admin token of a server started with `--admin-token`. Default `process.env.PETSTORE_SIM_ADMIN_TOKEN`. */
   simulatorAdminToken: string | undefined
+  /**
+   * Write a Pact contract of the run: each test that passes adds its session's
+   * interactions to `pacts/<consumer>-<provider>.json` (under the working
+   * directory, or `dir`). Off by default.
+   */
+  pact: PactFixtureOptions | undefined
+}
+
+/** The `pact` option: who the run's pact is between, and where it goes. */
+export interface PactFixtureOptions extends PactOptions {
+  /** The folder of the pact file. Default `pacts` under the working directory. */
+  dir?: string
 }
 
 function checkedUrl(value: unknown): URL {
@@ -34,6 +48,13 @@ export async function openSimulatorFixture(
     throw new TypeError(`simulatorMode must be one of ${SIMULATOR_MODES.join(', ')}; got ${JSON.stringify(options.simulatorMode)}.`)
   if (typeof options.scenario !== 'string' || options.scenario === '')
     throw new TypeError(`scenario must be a scenario name such as 'pending'; got ${JSON.stringify(options.scenario)}.`)
+  if (options.pact !== undefined)
+    mapValidation(
+      () => checkPactNames(options.pact),
+      (error) => {
+        throw new TypeError(`pact: ${error.message}`)
+      },
+    )
   const settings: FixtureSettings = {
     scenario: options.scenario,
     url: checkedUrl(options.simulatorUrl),

@@ -49,6 +49,7 @@ function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorF
     state: async () => view.state(),
     requests: async (filter) => view.requests(filter),
     clearRequests: async () => view.journal.clear(),
+    pact: async (options) => view.pact(options),
     reset: async (scenario, options = {}) => view.reset(scenario, options),
     updateOrder: (id, patch) => view.updateOrder(id, patch),
     addOrder: (order) => view.addOrder(order),

@@ -5,6 +5,7 @@ import type { ClockState } from '../../core/lifecycle/order-lifecycle.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
+import type { PactDocument } from '../../core/pact/pact-document.js'
 import { adminClient } from './admin-client.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
 
@@ -50,6 +51,7 @@ export async function openServerFixture(
     clearRequests: async () => {
       await call('DELETE', '/requests')
     },
+    pact: async ({ consumer, provider }) => (await call('GET', `/pact${filterQuery({ consumer, provider })}`)) as PactDocument,
     reset: async (scenario, options = {}) => {
       await call('POST', '/reset', { scenario, ...options })
     },

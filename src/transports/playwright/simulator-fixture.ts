@@ -7,6 +7,8 @@ import type { ClockState } from '../../core/lifecycle/order-lifecycle.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
 import type { RequestFilter } from '../../core/state/request-filter.js'
+import type { PactDocument } from '../../core/pact/pact-document.js'
+import type { PactOptions } from '../../core/pact/pact-names.js'
 
 /** `'server'`: a running petstore-sim answers the browser; `'route'`: a simulator in the test process does, through Playwright's routing. */
 export type SimulatorMode = 'server' | 'route'
@@ -30,6 +32,8 @@ export interface SimulatorFixture {
   requests(filter?: RequestFilter): Promise<JournalEntry[]>
   /** Forgets the session's recorded requests. */
   clearRequests(): Promise<void>
+  /** The requests this test's session answered as a Pact contract (v4), as `sim.pact()` in process gives it. */
+  pact(options: PactOptions): Promise<PactDocument>
   /** Back to the initial state of `scenario` (by name), or of the current one when none is given. */
   reset(scenario?: string, options?: { seed?: number }): Promise<void>
   /**

@@ -21,6 +21,8 @@ export const ADMIN_ENDPOINTS: readonly string[] = [
   'DELETE /__sim/faults (all) or /__sim/faults/:id',
   `GET, PUT /__sim/latency 50 | "50-400" | {"default"?, ${OPERATION_IDS.map((id) => `"${id}"?`).join(', ')}} | null`,
   'GET, PUT /__sim/rate-limit "100/60s" | {"limit", "windowSeconds"} | null',
+  'GET /__sim/pact?consumer=<name>&provider=<name> (the requests answered so far as a Pact v4 contract)',
+  'POST /__sim/provider-states {"state", "params"?, "action"?: "setup" | "teardown"} (Pact\'s state change)',
   'GET /__sim/sessions, DELETE /__sim/sessions/:id (send X-Sim-Session with any call to act on that session)',
   'GET /__sim/events (server-sent events of the state, new requests, controls and sessions; X-Sim-Session picks a session)',
   'GET /__sim/openapi.json (this API as an OpenAPI 3.1 document)',
@@ -43,6 +45,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   '/orders': 'GET, POST',
   '/clock': 'GET, POST',
   '/openapi.json': 'GET',
+  '/pact': 'GET',
+  '/provider-states': 'POST',
 }
 
 /** The 404 of an unknown admin path, the 405 of a known one with the wrong method. */

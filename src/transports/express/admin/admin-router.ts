@@ -13,6 +13,7 @@ import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
 import { action, sendRemoved } from './admin-action.js'
 import { addControlRoutes } from './admin-controls.js'
 import { addOrderRoutes } from './admin-orders.js'
+import { addPactRoutes } from './admin-pact.js'
 import { readJsonObject, readQuery, sendJson } from './admin-json.js'
 import { availableScenarios, readResetRequest } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
@@ -120,6 +121,7 @@ export function createAdminRouter(
   )
   addControlRoutes(router)
   addOrderRoutes(router)
+  addPactRoutes(router)
   router.use('/demo', demoRouter())
   router.use(adminFallback)
   return router

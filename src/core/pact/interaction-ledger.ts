@@ -1,0 +1,46 @@
+import type { InteractionFacts } from './build-pact.js'
+
+/** How many distinct interactions a ledger keeps, and how many bytes of them: past either, new ones are counted, not kept. */
+export const MAX_LEDGER_INTERACTIONS = 1000
+export const MAX_LEDGER_BYTES = 256 * 1024
+const FACTS_BYTES = 128
+
+/**
+ * The interactions a journal let go (cleared, or pushed out of its ring), kept
+ * once each so that a pact still holds them: `journal.clear()` before each
+ * test must not empty the pact written after the last one.
+ */
+export interface InteractionLedger {
+  keep(facts: InteractionFacts): void
+  /** The kept interactions, oldest first. */
+  facts(): readonly InteractionFacts[]
+  /** How many requests' interactions did not fit (each time one arrived, so a count, not a set: it costs no memory). */
+  leftOut(): number
+}
+
+/** The request a pact interaction comes from, as one string: equal strings give the same interaction. */
+function keyOf(facts: InteractionFacts): string {
+  return `${facts.method} ${facts.path}\n${facts.status} ${facts.code}\n${facts.orderId} ${facts.given}\n${facts.authorization}`
+}
+
+export function createInteractionLedger(): InteractionLedger {
+  const kept = new Map<string, InteractionFacts>()
+  let bytes = 0
+  let dropped = 0
+  return {
+    keep(facts) {
+      const key = keyOf(facts)
+      if (kept.has(key)) return
+      const cost = key.length + (facts.message?.length ?? 0) + FACTS_BYTES
+      if (kept.size >= MAX_LEDGER_INTERACTIONS || bytes + cost > MAX_LEDGER_BYTES) {
+        dropped++
+        return
+      }
+      bytes += cost
+      const { method, path, status, operation, orderId, given, authorization, code, message } = facts
+      kept.set(key, { method, path, status, operation, orderId, given, authorization, code, message })
+    },
+    facts: () => [...kept.values()],
+    leftOut: () => dropped,
+  }
+}
