@@ -205,7 +205,7 @@ describe("README's Jest examples, through the preset", () => {
 
   test('there is a CommonJS and a TypeScript project, and README says how a "type": "module" package differs', () => {
     expect([...projects.keys()].sort()).toEqual(['commonjs', 'typescript'])
-    expect(testsInExample).toBe(2)
+    expect(testsInExample).toBe(3)
     const jestText = /\*\*Jest 30\.\*\*([\s\S]*?)\*\*node:test\.\*\*/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? ''
     for (const words of [
       'export default { preset:',

@@ -20,10 +20,10 @@ const HERE = fileURLToPath(new URL('.', import.meta.url))
 const WORK = join(ROOT, '.pact-run')
 const CONSUMER = 'orders-web'
 const PACT_FILE = join(WORK, 'consumer', 'pacts', `${CONSUMER}-petstore-orders-service.json`)
-/** The provider that answers otherwise; the shared test/fixtures/differing-provider.mjs once it serves provider states too. */
-const DIFFERING_PROVIDER = process.env.PACT_DIFFERING_PROVIDER ?? join(ROOT, 'test/fixtures/pact-differing-provider.mjs')
-/** The interaction the differing provider answers otherwise: a 409 with the Error body README's test reads. */
-const DIFFERING_INTERACTION = 'DELETE /store/orders/1 given order 1 is shipped: 409 order_already_shipped'
+/** The provider `petstore-sim verify` is tested against: it differs where the spec is silent, and serves the provider states. */
+const DIFFERING_PROVIDER = process.env.PACT_DIFFERING_PROVIDER ?? join(ROOT, 'test/fixtures/differing-provider.mjs')
+/** The interaction of README's example that provider answers otherwise: 422 invalid_id for a bad id. */
+const DIFFERING_INTERACTION = 'DELETE /store/orders/abc: 400 invalid_order_id'
 /** Pact's packages report usage on install and at run time unless told not to. */
 const NO_TRACKING = { SCARF_ANALYTICS: 'false', PACT_DO_NOT_TRACK: 'true' }
 /** The line README's example needs so that its pact is written (proposed for README itself; added here until then). */
