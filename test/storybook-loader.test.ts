@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
+import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
 import { createStoryLoader } from '../src/transports/storybook/story-loader.js'
 
 // The loader as Storybook runs it, over msw in Node instead of a service worker.
@@ -10,7 +11,7 @@ const loader = createStoryLoader(async () => sim)
 const ORDERS = 'https://api.petstore.example/v1/store/orders'
 const auth = { Authorization: 'Bearer petstore-test-key' }
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen(withUnhandledStrategy(server, {}, 'error')))
 afterAll(() => server.close())
 
 const listStatus = async () => (await fetch(ORDERS, { headers: auth })).status
