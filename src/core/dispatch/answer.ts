@@ -26,6 +26,8 @@ export interface AnswerSubject {
   contract: boolean
   /** Set on arrival: what the answer depends on (a cancelled order's status), for the pact's provider state. */
   given: Given | null
+  /** The Authorization header, set where the key is checked. */
+  authorization: string | null
 }
 
 /**
@@ -66,7 +68,7 @@ export async function answer(
     contract,
     // Read only for a pact's requests: the others need none of it.
     given: contract ? subject.given : null,
-    authorization: contract ? request.header('Authorization') : null,
+    authorization: contract ? subject.authorization : null,
     code: contract ? code : null,
     message: contract ? message : null,
   })

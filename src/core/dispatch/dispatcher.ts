@@ -88,7 +88,9 @@ async function keyedAnswer(
     }
     // From here the service's own rules answer, the key check included: a pact may hold it.
     subject.contract = true
-    assertAuthorized(request.header('Authorization'), instance.settings().acceptedKeys)
+    // Read once: the key check and, for a pact, the journal both need it.
+    subject.authorization = request.header('Authorization')
+    assertAuthorized(subject.authorization, instance.settings().acceptedKeys)
     const call = { param, orderId, state: instance }
     const preferred = preferredStatus(request.header('Prefer'), operation.id)
     if (preferred === undefined) return withHeaders(await operation.answer(call), extra)
@@ -143,11 +145,12 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
         headers: headersOf(definition, null),
         contract: false,
         given: null,
+        authorization: null,
       }
       return answer(contextOf(null), request, subject, () => Promise.reject(error))
     }
     const headers = headersOf(definition, instance)
-    const subject: AnswerSubject = { operation: definition.id, orderId, headers, contract: false, given: null }
+    const subject: AnswerSubject = { operation: definition.id, orderId, headers, contract: false, given: null, authorization: null }
     return answer(contextOf(instance), request, subject, async () => {
       // The state the answer depends on, as it was when the request arrived: one lookup, for a pact's provider state.
       if (orderId !== null) subject.given = instance.store.find(orderId)?.status ?? 'absent'
@@ -172,22 +175,27 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
 
   const operations = describeOperations(base.path)
   function unknown(request: SimRequest, url: URL): Promise<Reply> {
-    return answer(answerContext(request), request, { operation: null, orderId: null, headers: EMPTY, contract: false, given: null }, () => {
-      const match = matchRoute(url, base)
-      if (match === null) {
-        throw new ApiError(
-          404,
-          ErrorCode.NotFound,
-          `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`,
-        )
-      }
-      const allowed = match.operation.method
-      // What the standalone server answers too: the path's methods, no body.
-      if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allowed}, OPTIONS` }, body: null }
-      throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, {
-        Allow: allowed,
-      })
-    })
+    return answer(
+      answerContext(request),
+      request,
+      { operation: null, orderId: null, headers: EMPTY, contract: false, given: null, authorization: null },
+      () => {
+        const match = matchRoute(url, base)
+        if (match === null) {
+          throw new ApiError(
+            404,
+            ErrorCode.NotFound,
+            `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`,
+          )
+        }
+        const allowed = match.operation.method
+        // What the standalone server answers too: the path's methods, no body.
+        if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allowed}, OPTIONS` }, body: null }
+        throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, {
+          Allow: allowed,
+        })
+      },
+    )
   }
 
   // Under a bare "/" on any origin there is nothing to scope a catch-all by: it would take every request the process makes.
