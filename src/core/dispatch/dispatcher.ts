@@ -64,6 +64,11 @@ function tokenOf(request: SimRequest): string {
   return (request.header('Authorization') ?? '').replace(/^bearer\s+/i, '')
 }
 
+/** What a request is about, before it is answered: the pact's fields are filled in while answering. */
+function subjectOf(operation: OperationId | null, orderId: Int64Key | null, headers: Readonly<Record<string, string>>): AnswerSubject {
+  return { operation, orderId, headers, contract: false, given: null, authorization: null }
+}
+
 /** Headers added to an answer, errors included: RateLimit ones, Preference-Applied. */
 function withHeaders(reply: Reply, extra: Record<string, string> | undefined): Reply {
   return extra === undefined ? reply : { ...reply, headers: { ...reply.headers, ...extra } }
@@ -139,18 +144,10 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     try {
       instance = context.instanceFor(request)
     } catch (error) {
-      const subject: AnswerSubject = {
-        operation: definition.id,
-        orderId,
-        headers: headersOf(definition, null),
-        contract: false,
-        given: null,
-        authorization: null,
-      }
-      return answer(contextOf(null), request, subject, () => Promise.reject(error))
+      return answer(contextOf(null), request, subjectOf(definition.id, orderId, headersOf(definition, null)), () => Promise.reject(error))
     }
     const headers = headersOf(definition, instance)
-    const subject: AnswerSubject = { operation: definition.id, orderId, headers, contract: false, given: null, authorization: null }
+    const subject = subjectOf(definition.id, orderId, headers)
     return answer(contextOf(instance), request, subject, async () => {
       // The state the answer depends on, as it was when the request arrived: one lookup, for a pact's provider state.
       if (orderId !== null) subject.given = instance.store.find(orderId)?.status ?? 'absent'
