@@ -6,6 +6,7 @@ import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
 import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
+import { quote } from './core/quote-value.js'
 
 export interface WorkerSimulatorOptions extends SimulatorOptions {
   /**
@@ -57,7 +58,7 @@ function mayGenerate(scenario: string | Scenario): boolean {
 export async function startSimulatorWorker(options: WorkerSimulatorOptions = {}): Promise<WorkerSimulator> {
   const { start, onUnhandledRequest, persist, devtools, ...simulatorOptions } = options
   if (persist !== undefined && persist !== 'session') {
-    throw new TypeError(`Failed to start the simulator: persist must be 'session' or left out, not ${JSON.stringify(persist)}.`)
+    throw new TypeError(`Failed to start the simulator: persist must be 'session' or left out, not ${quote(persist)}.`)
   }
   const generation = lazyGeneration(async () => (await import('./core/scenario/generate-orders.js')).generateOrders)
   // Its own chunk: a page that keeps nothing across reloads never loads it.

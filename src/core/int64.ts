@@ -1,5 +1,6 @@
 import type { Int64 } from './glossary.js'
 import { ValidationError } from './validation-error.js'
+import { quote } from './quote-value.js'
 
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
@@ -50,7 +51,7 @@ export function expectOrderId(value: unknown, field = 'orderId'): Int64Key {
   if (key === null) {
     throw new ValidationError(
       field,
-      `"${field}" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${JSON.stringify(String(value).slice(0, 40))}.`,
+      `"${field}" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${quote(value)}.`,
     )
   }
   return key

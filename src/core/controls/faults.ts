@@ -5,6 +5,7 @@ import { int64Key, parseInt64 } from '../int64.js'
 import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 import { isWhole } from './latency.js'
+import { quote } from '../quote-value.js'
 
 type FaultKind = 'status' | 'network' | 'hang' | 'slow-body' | 'malformed-json'
 
@@ -55,15 +56,9 @@ function faultOrderId(orderId: unknown): Int64 | string {
   const exact = typeof orderId === 'bigint' || (typeof orderId === 'number' && Number.isSafeInteger(orderId))
   const key = exact ? int64Key(orderId) : typeof orderId === 'string' ? parseInt64(orderId) : null
   if (key === null) {
-    const shown =
-      typeof orderId === 'string' && orderId.length > 40
-        ? `${orderId.slice(0, 40)}… (${orderId.length} characters)`
-        : typeof orderId === 'bigint'
-          ? String(orderId)
-          : JSON.stringify(orderId)
     throw invalid(
       'orderId',
-      `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${shown}.`,
+      `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${quote(orderId)}.`,
     )
   }
   return exact ? (orderId as Int64) : key
@@ -76,38 +71,38 @@ function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void 
     if (fault.kind !== 'status' || typeof status !== 'number' || STATUS_CODES[status] === undefined) {
       throw invalid(
         'status',
-        `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${JSON.stringify(status)}.`,
+        `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${quote(status)}.`,
       )
     }
     fault.status = status
   }
   if (retryAfter !== undefined) {
-    if (!isWhole(retryAfter)) throw invalid('retryAfter', `"retryAfter" must be whole seconds, got ${JSON.stringify(retryAfter)}.`)
+    if (!isWhole(retryAfter)) throw invalid('retryAfter', `"retryAfter" must be whole seconds, got ${quote(retryAfter)}.`)
     fault.retryAfter = retryAfter
   }
   if (durationMs !== undefined) {
     if (!isWhole(durationMs) || durationMs > MAX_DURATION_MS) {
-      throw invalid('durationMs', `"durationMs" must be whole milliseconds up to ${MAX_DURATION_MS}, got ${JSON.stringify(durationMs)}.`)
+      throw invalid('durationMs', `"durationMs" must be whole milliseconds up to ${MAX_DURATION_MS}, got ${quote(durationMs)}.`)
     }
     fault.durationMs = durationMs
   }
   if (times !== undefined && probability !== undefined) throw invalid('times', 'Give "times" or "probability", not both.')
   if (times !== undefined) {
-    if (!isWhole(times, 1)) throw invalid('times', `"times" must be a whole number of 1 or more, got ${JSON.stringify(times)}.`)
+    if (!isWhole(times, 1)) throw invalid('times', `"times" must be a whole number of 1 or more, got ${quote(times)}.`)
     fault.times = times
   }
   if (probability !== undefined) {
     if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) {
-      throw invalid('probability', `"probability" must be between 0 and 1, got ${JSON.stringify(probability)}.`)
+      throw invalid('probability', `"probability" must be between 0 and 1, got ${quote(probability)}.`)
     }
     fault.probability = probability
   }
 }
 
 /** Checks a fault description; the error names the field at fault. */
-/** "got 7", or "but it is missing" for a field not given (JSON.stringify would say "undefined"). */
+/** "got 7", or "but it is missing" for a field not given (quote would say undefined). */
 function got(value: unknown): string {
-  return value === undefined ? 'but it is missing' : `got ${JSON.stringify(value)}`
+  return value === undefined ? 'but it is missing' : `got ${quote(value)}`
 }
 
 export function parseFault(input: unknown): FaultInput {

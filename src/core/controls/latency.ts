@@ -1,6 +1,7 @@
 import type { OperationId } from '../operations/registry.js'
 import { OPERATION_IDS } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
+import { quote } from '../quote-value.js'
 
 /** A delay in milliseconds: fixed, or drawn uniformly from a range. */
 interface Latency {
@@ -41,8 +42,7 @@ function parseLatency(input: unknown, field = 'latency'): Latency {
   if (!isWhole(min) || !isWhole(max) || min > max || max > MAX_LATENCY_MS) {
     throw new ValidationError(
       field,
-      `${field} must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } ` +
-        `(at most ${MAX_LATENCY_MS}), got ${JSON.stringify(input)}.`,
+      `${field} must be milliseconds as 50, "50-400" or { "min": 50, "max": 400 } ` + `(at most ${MAX_LATENCY_MS}), got ${quote(input)}.`,
     )
   }
   return { min, max }

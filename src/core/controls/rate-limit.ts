@@ -3,6 +3,7 @@ import { detached } from '../detached-string.js'
 import { ErrorCode } from '../error-codes.js'
 import { ValidationError } from '../validation-error.js'
 import { isWhole } from './latency.js'
+import { quote } from '../quote-value.js'
 
 /** `100/60s`: at most `limit` requests per key in each window of `windowSeconds`. */
 export interface RateLimit {
@@ -29,7 +30,7 @@ export function parseRateLimit(input: unknown): RateLimit {
   throw new ValidationError(
     'rateLimit',
     `A rate limit is "<requests>/<window>" such as "100/60s" (s, m or h), ` +
-      `or { "limit": 100, "windowSeconds": 60 }, got ${JSON.stringify(input)}.`,
+      `or { "limit": 100, "windowSeconds": 60 }, got ${quote(input)}.`,
   )
 }
 

@@ -7,7 +7,7 @@ import type { OperationConfig, OperationState } from '../operations/operation.js
 import { preferredStatus } from '../operations/prefer.js'
 import { describeOperations, OPERATIONS, type OperationId } from '../operations/registry.js'
 import { isUnderBase, matchRoute, type ApiBase, type Operation } from '../operations/routing.js'
-import { quote } from '../operations/operation.js'
+import { quote } from '../quote-value.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { JournalWriter } from '../state/journal.js'
 import { answer, type AnswerContext, type AnswerSubject } from './answer.js'

@@ -1,4 +1,5 @@
 import { ValidationError } from '../validation-error.js'
+import { quote } from '../quote-value.js'
 
 /** The longest duration a lifecycle or a clock advance takes: a day, past which a test is not simulating a warehouse any more. */
 const MAX_DURATION_MS = 24 * 60 * 60 * 1000
@@ -18,7 +19,7 @@ export function parseDuration(value: unknown, field: string): number {
     if (match !== null) ms = Number(match[1]) * (UNIT_MS[match[2] as string] as number)
   }
   if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > MAX_DURATION_MS) {
-    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value)
+    const shown = quote(value)
     throw new ValidationError(
       field,
       `${field} must be a duration from 0 to 24h such as "30s", "250ms", "10m" or "2h" (or a number of milliseconds), got ${shown}.`,

@@ -1,5 +1,6 @@
 import { ValidationError } from '../validation-error.js'
 import { type Duration, parseDuration } from './duration.js'
+import { quote } from '../quote-value.js'
 
 /** How pending orders ship on their own: `{ shipAfter: "30s" }`, or a delay drawn per order, `{ min: "10s", max: "60s" }`. */
 export type LifecycleInput = { shipAfter: Duration } | { min: Duration; max: Duration }
@@ -14,8 +15,7 @@ export interface LifecycleRule {
 export function parseLifecycle(value: unknown, field = 'lifecycle'): LifecycleRule | null {
   if (value === null) return null
   const shape = `${field} must be { "shipAfter": "30s" } or { "min": "10s", "max": "60s" }`
-  if (typeof value !== 'object' || Array.isArray(value))
-    throw new ValidationError(field, `${shape}, got ${JSON.stringify(value) ?? typeof value}.`)
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ValidationError(field, `${shape}, got ${quote(value)}.`)
   const record = value as Record<string, unknown>
   const keys = Object.keys(record)
   const unknown = keys.find((key) => key !== 'shipAfter' && key !== 'min' && key !== 'max')

@@ -1,7 +1,8 @@
 import { ApiError, orderNotFound } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { parseInt64, type Int64Key } from '../int64.js'
-import { asRequested, noContent, preferredUnauthorized, quote, type OperationDefinition } from './operation.js'
+import { asRequested, noContent, preferredUnauthorized, type OperationDefinition } from './operation.js'
+import { quote } from '../quote-value.js'
 
 export const invalidOrderId = (param: string) =>
   new ApiError(

@@ -1,7 +1,8 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import type { DeprecationDates } from '../glossary.js'
-import { asRequested, JSON_HEADERS, preferredUnauthorized, quote, type OperationDefinition } from './operation.js'
+import { asRequested, JSON_HEADERS, preferredUnauthorized, type OperationDefinition } from './operation.js'
+import { quote } from '../quote-value.js'
 
 /** The dates announced when the simulator's options give none: the spec shows none. */
 export const DEFAULT_DEPRECATION: Readonly<Record<keyof DeprecationDates, string>> = {

@@ -65,11 +65,6 @@ export function noContent(): Reply {
   return { status: 204, headers: {}, body: null }
 }
 
-/** Quotes a client-supplied value for an error message, cut short when long. */
-export function quote(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
-}
-
 /** The error a rule throws, as `Prefer: code=` asks for it: the same message, marked as asked for. */
 export function asRequested(error: ApiError): ApiError {
   const message = `${error.message.replace(/\.$/, '')} (answered on request: Prefer: code=${error.status}).`

@@ -1,4 +1,4 @@
-import { describe } from '../scenario/expect-value.js'
+import { describe } from '../quote-value.js'
 import { ValidationError } from '../validation-error.js'
 
 /** Who a pact is between. */

@@ -2,6 +2,7 @@ import type { OrderStatus } from '../glossary.js'
 import { parseInt64, type Int64Key } from '../int64.js'
 import { ValidationError } from '../validation-error.js'
 import type { PactProviderState } from './pact-document.js'
+import { quote } from '../quote-value.js'
 
 /**
  * What an answer depended on when its request arrived, as the journal keeps it
@@ -62,12 +63,12 @@ export function parseProviderState(state: unknown, params: unknown): ProviderSta
   if (match === null || id === null)
     throw new ValidationError(
       'state',
-      `Unknown provider state ${JSON.stringify(state.slice(0, 80))}; the known ones are: ${PROVIDER_STATES.join('; ')} ({id} an int64).`,
+      `Unknown provider state ${quote(state)}; the known ones are: ${PROVIDER_STATES.join('; ')} ({id} an int64).`,
     )
   const given =
     params !== undefined && params !== null && typeof params === 'object' ? (params as Record<string, unknown>)['id'] : undefined
   // Pact sends the id twice, in the name and in params: they must agree, or the provider would set up the wrong order.
   if (given !== undefined && String(given) !== id)
-    throw new ValidationError('params', `params.id (${JSON.stringify(String(given).slice(0, 40))}) is not the id the state names (${id}).`)
+    throw new ValidationError('params', `params.id (${quote(given)}) is not the id the state names (${id}).`)
   return { kind: 'order', id, status: match[3] === undefined ? (match[2] as OrderStatus) : 'absent' }
 }

@@ -1,4 +1,5 @@
 import { int64Key } from '../int64.js'
+import { describe } from '../quote-value.js'
 
 /** Reports the first field at fault in a scenario: it throws. */
 export type Fail = (field: string, problem: string) => never
@@ -15,16 +16,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const prototype: unknown = Object.getPrototypeOf(value)
   if (prototype === null) return true
   return Object.getPrototypeOf(prototype) === null && Object.prototype.toString.call(value) === '[object Object]'
-}
-
-export function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value)
-  const kind =
-    typeof value === 'object' ? (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name : undefined
-  return typeof kind === 'string' && kind !== '' ? `an instance of ${kind}` : `a value of type ${typeof value}`
 }
 
 export function expectObject(value: unknown, field: string, allowed: readonly string[], fail: Fail): Record<string, unknown> {

@@ -8,7 +8,6 @@ import { parseLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rule
 import type { Scenario } from './scenario.js'
 import { int64Value } from '../int64.js'
 import {
-  describe,
   expectBoolean,
   expectInt64,
   expectObject,
@@ -18,6 +17,7 @@ import {
   type Fail,
   isPlainObject,
 } from './expect-value.js'
+import { describe } from '../quote-value.js'
 import { isDateTime } from './date-time.js'
 import { ScenarioError } from './scenario-error.js'
 

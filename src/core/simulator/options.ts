@@ -8,6 +8,7 @@ import { parseApiBase, type ApiBase } from '../operations/routing.js'
 import { DEFAULT_JOURNAL_SIZE } from '../state/journal.js'
 import { ValidationError } from '../validation-error.js'
 import type { SimulatorOptions } from './types.js'
+import { quote } from '../quote-value.js'
 
 /** The largest request body accepted (1 MiB): the operations take none. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -34,7 +35,7 @@ function toDate(value: Date | string, name: string): Date {
   const date = typeof value === 'string' ? new Date(value) : value
   // Not instanceof: a Date made in another realm (a vm context, an iframe) is a Date too.
   if (Object.prototype.toString.call(date) !== '[object Date]' || Number.isNaN(date.getTime())) {
-    throw new ValidationError(`deprecation.${name}`, `deprecation.${name} must be a valid date, got ${String(value)}.`)
+    throw new ValidationError(`deprecation.${name}`, `deprecation.${name} must be a valid date, got ${quote(value)}.`)
   }
   return date
 }
@@ -47,7 +48,7 @@ function wholeNumber(value: number, field: string, message: string): number {
 /** A generator seed, as the options and `reset` take it. */
 export function checkSeed(seed: unknown): number | undefined {
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    throw new ValidationError('seed', `seed must be a whole number of 0 or more, got ${String(seed)}.`)
+    throw new ValidationError('seed', `seed must be a whole number of 0 or more, got ${quote(seed)}.`)
   }
   return seed
 }
@@ -57,19 +58,19 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
   const baseUrl = options.baseUrl ?? '/v1'
   const base = parseApiBase(baseUrl)
   if (options.afterCancel !== undefined && options.afterCancel !== 'keep' && options.afterCancel !== 'remove') {
-    throw new ValidationError('afterCancel', `afterCancel must be "keep" or "remove", got ${String(options.afterCancel)}.`)
+    throw new ValidationError('afterCancel', `afterCancel must be "keep" or "remove", got ${quote(options.afterCancel)}.`)
   }
   const deprecation: DeprecationDates = {
     deprecatedAt: toDate(options.deprecation?.deprecatedAt ?? DEFAULT_DEPRECATION.deprecatedAt, 'deprecatedAt'),
     sunsetAt: toDate(options.deprecation?.sunsetAt ?? DEFAULT_DEPRECATION.sunsetAt, 'sunsetAt'),
   }
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE
-  wholeNumber(journalSize, 'journalSize', `journalSize must be a whole number of 0 or more, got ${String(journalSize)}.`)
+  wholeNumber(journalSize, 'journalSize', `journalSize must be a whole number of 0 or more, got ${quote(journalSize)}.`)
   const latency = options.latency === undefined ? undefined : parseLatencySettings(options.latency)
   const faults = (options.faults ?? []).map((fault) => parseFault(fault))
   const rateLimit = options.rateLimit === undefined ? null : parseRateLimit(options.rateLimit)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-  wholeNumber(bodyLimit, 'bodyLimit', `bodyLimit must be a whole number of bytes, got ${String(bodyLimit)}.`)
+  wholeNumber(bodyLimit, 'bodyLimit', `bodyLimit must be a whole number of bytes, got ${quote(bodyLimit)}.`)
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new ValidationError('onError', `onError must be a function, got ${typeof options.onError}.`)
   }

@@ -3,7 +3,8 @@ import { ErrorCode } from '../error-codes.js'
 import type { Order, OrderStatus } from '../glossary.js'
 import { expectOrderId, type Int64Key } from '../int64.js'
 import { isDateTime } from '../scenario/date-time.js'
-import { describe, isPlainObject } from '../scenario/expect-value.js'
+import { describe, quote } from '../quote-value.js'
+import { isPlainObject } from '../scenario/expect-value.js'
 import { MAX_ORDERS, ORDER_STATUSES } from '../scenario/parse-scenario.js'
 import { type OrderRecord, toOrder } from '../state/order-store.js'
 import { ValidationError } from '../validation-error.js'
@@ -61,7 +62,7 @@ function readChanges(value: unknown, what: 'patch' | 'order'): { id: Int64Key | 
     if (what === 'patch' && key === 'id')
       throw new ValidationError('id', 'id cannot be changed: remove the order and add one with the new id.')
     if (!(PATCH_FIELDS as readonly string[]).includes(key) && !(what === 'order' && key === 'id'))
-      throw new ValidationError(key, `Unknown field ${JSON.stringify(key.slice(0, 40))}: the ${what} takes ${fieldList(what)}.`)
+      throw new ValidationError(key, `Unknown field ${quote(key)}: the ${what} takes ${fieldList(what)}.`)
   }
   const id = value['id'] === undefined ? null : expectOrderId(value['id'], 'id')
   const changes: Changes = {}

@@ -2,6 +2,7 @@ import { parseProviderState } from '../pact/provider-states.js'
 import { ValidationError } from '../validation-error.js'
 import type { SimulatorInstance } from './instance.js'
 import { addOrder, removeOrder, updateOrder } from './order-edits.js'
+import { quote } from '../quote-value.js'
 
 /** The fields of an order a state adds, when the order it names does not exist: fixed, so a pact's run repeats. */
 const ADDED_ORDER = { petId: 1, quantity: 1, shipDate: '2026-01-01T00:00:00.000Z' }
@@ -23,7 +24,7 @@ export async function changeProviderState(instance: SimulatorInstance, change: u
     )
   const { state, params, action = 'setup' } = change as Record<string, unknown>
   if (action !== 'setup' && action !== 'teardown')
-    throw new ValidationError('action', `"action" must be "setup" or "teardown", got ${JSON.stringify(String(action).slice(0, 40))}.`)
+    throw new ValidationError('action', `"action" must be "setup" or "teardown", got ${quote(action)}.`)
   // Pact's verifier calls with no state ("") around an interaction that names none: it needs the keys accepted.
   const goal = state === '' ? undefined : parseProviderState(state, params)
   if (action === 'teardown' || goal?.kind !== 'keys-refused') instance.keysRefused = false

@@ -1,6 +1,7 @@
 import { ValidationError } from '../validation-error.js'
 import type { ActiveScenario, SimulatorInstance } from './instance.js'
 import type { SessionInfo } from './types.js'
+import { quote } from '../quote-value.js'
 
 /** The header that gives a caller its own copy of the state. */
 export const SESSION_HEADER = 'X-Sim-Session'
@@ -63,10 +64,7 @@ export function createSessions(
   return {
     get(id, beforeCreate) {
       if (!SESSION_ID.test(id)) {
-        throw new ValidationError(
-          SESSION_HEADER,
-          `Invalid session id ${JSON.stringify(id.slice(0, 80))}: use 1 to 128 letters, digits and . _ : - characters.`,
-        )
+        throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
       }
       const now = Date.now()
       for (const [key, entry] of sessions) {

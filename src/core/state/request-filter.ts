@@ -3,6 +3,7 @@ import type { Int64 } from '../glossary.js'
 import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 import type { JournalEntry, JournalRecord } from './journal.js'
+import { quote } from '../quote-value.js'
 
 /** Which requests to count: every field given must match. The same shape in process, over HTTP and in the matchers. */
 export interface RequestFilter {
@@ -34,11 +35,11 @@ export function parseRequestFilter(input: unknown): CheckedFilter {
     if (value === undefined) continue
     if (field === 'operation') {
       if (!(OPERATION_IDS as readonly unknown[]).includes(value))
-        throw new ValidationError(field, `"operation" must be one of ${OPERATION_IDS.join(', ')}, got ${JSON.stringify(value)}.`)
+        throw new ValidationError(field, `"operation" must be one of ${OPERATION_IDS.join(', ')}, got ${quote(value)}.`)
       checked.operation = value as OperationId
     } else if (field === 'method') {
       if (typeof value !== 'string' || !/^[A-Za-z]{1,20}$/.test(value))
-        throw new ValidationError(field, `"method" must be an HTTP method such as DELETE, got ${JSON.stringify(value)}.`)
+        throw new ValidationError(field, `"method" must be an HTTP method such as DELETE, got ${quote(value)}.`)
       checked.method = value.toUpperCase()
     } else if (field === 'orderId') {
       const key = expectOrderId(value)
@@ -48,11 +49,11 @@ export function parseRequestFilter(input: unknown): CheckedFilter {
       if (typeof status !== 'number' || !Number.isInteger(status) || (status !== 0 && (status < 100 || status > 599)))
         throw new ValidationError(
           field,
-          `"status" must be an HTTP status from 100 to 599, or 0 for requests that got no answer, got ${JSON.stringify(value)}.`,
+          `"status" must be an HTTP status from 100 to 599, or 0 for requests that got no answer, got ${quote(value)}.`,
         )
       checked.status = status
     } else {
-      throw new ValidationError(field, `Unknown request filter field ${JSON.stringify(field)}; the fields are ${FIELDS.join(', ')}.`)
+      throw new ValidationError(field, `Unknown request filter field ${quote(field)}; the fields are ${FIELDS.join(', ')}.`)
     }
   }
   return checked
@@ -71,7 +72,7 @@ export function matchesFilter(record: JournalRecord, filter: CheckedFilter): boo
 /** Checks the `times` of a `toHaveReceived`: a whole number of 0 or more, or none. */
 export function checkTimes(times: number | undefined): void {
   if (times !== undefined && (!Number.isSafeInteger(times) || times < 0))
-    throw new TypeError(`toHaveReceived: times must be a whole number of 0 or more, got ${String(times)}.`)
+    throw new TypeError(`toHaveReceived: times must be a whole number of 0 or more, got ${quote(times)}.`)
 }
 
 /** What `toHaveReceived` decides: at least one match, or exactly `times`; and the message either way. */

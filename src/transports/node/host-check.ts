@@ -1,5 +1,6 @@
 import { ApiError } from '../../core/api-error.js'
 import { ErrorCode } from '../../core/error-codes.js'
+import { quote } from '../../core/quote-value.js'
 
 /**
  * A Host header's host, canonical (lower case, IPv4 and IPv6 normalised as
@@ -63,11 +64,7 @@ export function createHostCheck(options: HostCheckOptions = {}): (header: string
     }
     const host = hostOf(header)
     if (host === null) {
-      return new ApiError(
-        400,
-        ErrorCode.InvalidRequest,
-        `The Host header ${JSON.stringify(header.slice(0, 80))} is not a host name or address.`,
-      )
+      return new ApiError(400, ErrorCode.InvalidRequest, `The Host header ${quote(header)} is not a host name or address.`)
     }
     if (isLoopbackHost(host) || exact.has(host) || suffixes.some((suffix) => host.endsWith(suffix))) {
       lastAllowed = header
@@ -77,7 +74,7 @@ export function createHostCheck(options: HostCheckOptions = {}): (header: string
     return new ApiError(
       403,
       ErrorCode.ForbiddenHost,
-      `Host ${JSON.stringify(name)} is not allowed: the simulator answers loopback names and addresses ` +
+      `Host ${quote(name)} is not allowed: the simulator answers loopback names and addresses ` +
         `and the address it is bound to (a guard against DNS rebinding). ` +
         `To allow it, start it with --allowed-hosts ${name} (or PETSTORE_SIM_ALLOWED_HOSTS, or the allowedHosts option).`,
     )

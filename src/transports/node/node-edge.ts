@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorReply, invalidRequest, type ApiError } from '../../core/api-error.js'
 import { EXPOSED_HEADERS } from '../../core/cors.js'
 import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../core/reply.js'
+import { quote } from '../../core/quote-value.js'
 
 /**
  * Node's side of every HTTP answer, shared by the front door and the express
@@ -27,7 +28,7 @@ export function isAdminPath(url: string): boolean {
  */
 export function targetError(target: string | undefined): ApiError | null {
   if (target !== undefined && target.charCodeAt(0) === 47 /* "/" */ && !target.startsWith('//')) return null
-  const shown = JSON.stringify((target ?? '').slice(0, 80))
+  const shown = quote(target ?? '')
   return invalidRequest(`The request target ${shown} is not a path: this server is not a proxy; send the path, such as /v1/store/orders.`)
 }
 

@@ -4,6 +4,7 @@ import { mapValidation } from '../../core/validation-error.js'
 import { openRouteFixture } from './route-fixture.js'
 import { openServerFixture } from './server-fixture.js'
 import { SIMULATOR_MODES, type FixtureSettings, type SimulatorFixture, type SimulatorMode } from './simulator-fixture.js'
+import { quote } from '../../core/quote-value.js'
 
 /** The options a test sets with `test.use({...})` or the config's `use`. */
 export interface SimulatorTestOptions {
@@ -33,7 +34,7 @@ function checkedUrl(value: unknown): URL {
   const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : null
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new TypeError(
-      `simulatorUrl must be the absolute http(s) URL the app calls, such as http://127.0.0.1:4010/v1; got ${JSON.stringify(value)}.`,
+      `simulatorUrl must be the absolute http(s) URL the app calls, such as http://127.0.0.1:4010/v1; got ${quote(value)}.`,
     )
   return url
 }
@@ -45,9 +46,9 @@ export async function openSimulatorFixture(
   testInfo: Pick<TestInfo, 'workerIndex' | 'retry'>,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
   if (!SIMULATOR_MODES.includes(options.simulatorMode))
-    throw new TypeError(`simulatorMode must be one of ${SIMULATOR_MODES.join(', ')}; got ${JSON.stringify(options.simulatorMode)}.`)
+    throw new TypeError(`simulatorMode must be one of ${SIMULATOR_MODES.join(', ')}; got ${quote(options.simulatorMode)}.`)
   if (typeof options.scenario !== 'string' || options.scenario === '')
-    throw new TypeError(`scenario must be a scenario name such as 'pending'; got ${JSON.stringify(options.scenario)}.`)
+    throw new TypeError(`scenario must be a scenario name such as 'pending'; got ${quote(options.scenario)}.`)
   if (options.pact !== undefined)
     mapValidation(
       () => checkPactNames(options.pact),

@@ -6,6 +6,7 @@ import { BUILTIN_SCENARIOS } from '../../core/scenario/builtin-scenarios.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
+import { quote } from '../../core/quote-value.js'
 
 /**
  * What a story declares as `parameters.petstoreSim`: the state it renders
@@ -64,7 +65,7 @@ function fail(message: string): never {
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   if (value === null) return 'null'
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${quote(value)}`
 }
 
 function builtinNames(): string {

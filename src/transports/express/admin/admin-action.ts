@@ -3,6 +3,7 @@ import { ApiError } from '../../../core/api-error.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import type { SimulatorView } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
+import { quote } from '../../../core/quote-value.js'
 
 /**
  * Runs an admin action; an `ApiError` it throws (a 400 of its input, mostly)
@@ -28,6 +29,6 @@ export function sendRemoved(res: ExpressResponse, removed: boolean, what: 'fault
     res.status(204).end()
     return
   }
-  const message = `No ${what} has the id ${JSON.stringify(id)}; GET /__sim/${what}s lists them.`
+  const message = `No ${what} has the id ${quote(id)}; GET /__sim/${what}s lists them.`
   sendError(res, new ApiError(404, ErrorCode.NotFound, message))
 }

@@ -2,6 +2,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from 'exp
 import { invalidRequest } from '../../../core/api-error.js'
 import { parseExactJson, stringifyExactJson } from '../../../core/exact-json.js'
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
+import { quote } from '../../../core/quote-value.js'
 
 /** The JSON value of an admin call's body, or `undefined` for none; `example` follows "not valid JSON" as a hint. */
 export function readJson(req: ExpressRequest, example = ''): unknown {
@@ -46,8 +47,7 @@ export function sendRedirect(req: ExpressRequest, res: ExpressResponse, status: 
 export function readQuery(originalUrl: string): Record<string, string> {
   const query: Record<string, string> = {}
   for (const [name, value] of new URL(originalUrl, 'http://simulator').searchParams) {
-    if (Object.hasOwn(query, name))
-      throw invalidRequest(`The query gives ${JSON.stringify(name)} more than once; give each filter field once.`)
+    if (Object.hasOwn(query, name)) throw invalidRequest(`The query gives ${quote(name)} more than once; give each filter field once.`)
     Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true })
   }
   return query

@@ -6,6 +6,7 @@ import { parseInt64, type Int64Key } from '../../../core/int64.js'
 import type { NewOrder, OrderPatch } from '../../../core/glossary.js'
 import { action } from './admin-action.js'
 import { readJson, readJsonObject, sendJson } from './admin-json.js'
+import { quote } from '../../../core/quote-value.js'
 
 /** The path's order id as the API reads it: a 400 `invalid_order_id` when it is no int64, as a cancel answers. */
 function orderIdOf(req: ExpressRequest): Int64Key {
@@ -61,7 +62,7 @@ export function addOrderRoutes(router: Router): void {
       const body = readJsonObject(req)
       const unknown = Object.keys(body).find((key) => key !== 'advance')
       if (unknown !== undefined)
-        throw new ApiError(400, ErrorCode.InvalidRequest, `Unknown field ${JSON.stringify(unknown.slice(0, 40))}: send {"advance": "30s"}.`)
+        throw new ApiError(400, ErrorCode.InvalidRequest, `Unknown field ${quote(unknown)}: send {"advance": "30s"}.`)
       if (body['advance'] === undefined) throw new ApiError(400, ErrorCode.InvalidRequest, 'advance is required: send {"advance": "30s"}.')
       sendJson(res, 200, await view.advanceClock(body['advance'] as string))
     }),

@@ -1,6 +1,7 @@
 import { ApiError } from '../../../core/api-error.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { hostOf, isLoopbackHost } from '../../node/host-check.js'
+import { quote } from '../../../core/quote-value.js'
 
 export interface AdminCaller {
   /** The Origin header, when the request came from a web page. */
@@ -45,7 +46,7 @@ export function createAdminOriginCheck(extraOrigins: readonly string[] = []): (c
     return new ApiError(
       403,
       ErrorCode.ForbiddenOrigin,
-      `The admin API answers its operator only, not a web page of another origin (${JSON.stringify(from.slice(0, 80))}). ` +
+      `The admin API answers its operator only, not a web page of another origin (${quote(from)}). ` +
         `To allow a dashboard on another host, start the simulator with --admin-origins <origin>.`,
     )
   }

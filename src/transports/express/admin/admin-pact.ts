@@ -3,6 +3,7 @@ import { invalidRequest } from '../../../core/api-error.js'
 import { pactJson } from '../../../core/pact/pact-json.js'
 import { action } from './admin-action.js'
 import { readJson, readQuery, sendJson } from './admin-json.js'
+import { quote } from '../../../core/quote-value.js'
 
 const PACT_QUERY = ['consumer', 'provider']
 
@@ -13,8 +14,7 @@ export function addPactRoutes(router: Router): void {
     action((req, res, view) => {
       const query = readQuery(req.originalUrl)
       const unknown = Object.keys(query).find((field) => !PACT_QUERY.includes(field))
-      if (unknown !== undefined)
-        throw invalidRequest(`Unknown query field ${JSON.stringify(unknown.slice(0, 40))}: GET /__sim/pact takes consumer and provider.`)
+      if (unknown !== undefined) throw invalidRequest(`Unknown query field ${quote(unknown)}: GET /__sim/pact takes consumer and provider.`)
       // The view checks the names (a 400 naming the field) and builds the same pact as in process, byte for byte.
       res
         .status(200)

@@ -19,6 +19,7 @@ import { availableScenarios, readResetRequest } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
 import { panelRouter } from './panel-route.js'
+import { quote } from '../../../core/quote-value.js'
 
 /** The admin edge: a bad input is a 400 naming it. */
 const failAdmin = (error: ValidationError): never => {
@@ -95,7 +96,7 @@ export function createAdminRouter(
         // The startup file may have been edited into something invalid: the request was fine, the server's file is not.
         if (isScenarioError(error)) {
           const message =
-            `The scenario file this server started with, ${JSON.stringify(error.source)}, no longer loads: ${error.problem}. ` +
+            `The scenario file this server started with, ${quote(error.source)}, no longer loads: ${error.problem}. ` +
             'Fix the file and reset again; the orders are as they were.'
           throw new ApiError(409, ErrorCode.ScenarioFileInvalid, message)
         }

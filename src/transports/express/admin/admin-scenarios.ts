@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../core/error-codes.js'
 import { BUILTIN_SCENARIOS } from '../../../core/scenario/builtin-scenarios.js'
 import type { Scenario } from '../../../core/scenario/scenario.js'
 import type { LoadedScenario, ResetRequest } from '../../../core/simulator/types.js'
+import { quote } from '../../../core/quote-value.js'
 
 interface AvailableScenario {
   name: string
@@ -35,22 +36,20 @@ export function readResetRequest(body: Record<string, unknown>, available: Reado
   const unknown = Object.keys(body).filter((key) => key !== 'scenario' && key !== 'seed')
   if (unknown.length > 0) {
     throw invalidRequest(
-      `Unknown field ${unknown.map((key) => JSON.stringify(key)).join(', ')}; ` +
-        `a reset takes "scenario" (a name) and "seed" (a whole number).`,
+      `Unknown field ${unknown.map((key) => quote(key)).join(', ')}; a reset takes "scenario" (a name) and "seed" (a whole number).`,
     )
   }
   const { scenario, seed } = body
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)) {
-    throw invalidRequest(`"seed" must be a whole number of 0 or more, got ${JSON.stringify(seed)}.`)
+    throw invalidRequest(`"seed" must be a whole number of 0 or more, got ${quote(seed)}.`)
   }
   if (scenario !== undefined && typeof scenario !== 'string') {
-    throw invalidRequest(`"scenario" must be a scenario name, got ${JSON.stringify(scenario)}. The available scenarios are ${names}.`)
+    throw invalidRequest(`"scenario" must be a scenario name, got ${quote(scenario)}. The available scenarios are ${names}.`)
   }
   const target = scenario === undefined ? undefined : available.get(scenario)
   if (scenario !== undefined && target === undefined) {
     const message =
-      `Unknown scenario ${JSON.stringify(scenario.slice(0, 80))}: over HTTP a scenario is named, never a path. ` +
-      `The available scenarios are ${names}.`
+      `Unknown scenario ${quote(scenario)}: over HTTP a scenario is named, never a path. ` + `The available scenarios are ${names}.`
     throw new ApiError(400, ErrorCode.UnknownScenario, message)
   }
   return { scenario: target?.load, seed: seed as number | undefined }
