@@ -7,40 +7,21 @@
 // 10,000 distinct 60 KB junk tokens under a rate limit, 100 faults with huge
 // order ids. Every answer must be JSON, the real key's rate limit must hold
 // and the server's peak RSS must stay under 150 MiB.
+// Then the admin fuzz (admin-soak.mjs): 60 s of random admin calls from 8 workers over 50
+// sessions; no admin call may answer a 5xx and no internal error may be logged.
 //
-//   npm run build && npm run soak            (SOAK_REQUESTS, SOAK_CONCURRENCY, SOAK_ABUSE_REQUESTS to change the load)
-import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+//   npm run build && npm run soak            (SOAK_REQUESTS, SOAK_CONCURRENCY, SOAK_ABUSE_REQUESTS,
+//                                             SOAK_ADMIN_SECONDS to change the load)
+import { adminSoak } from './admin-soak.mjs'
+import { memoryMiB, startCli } from './start-cli.mjs'
 
 const TOTAL = Number(process.env.SOAK_REQUESTS ?? 200_000)
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 16)
 const RESET_EVERY = 5_000
 const KEY = 'petstore-test-key'
-const cli = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url))
 
 const ABUSE_REQUESTS = Number(process.env.SOAK_ABUSE_REQUESTS ?? 100_000)
 const PEAK_LIMIT_MIB = 150
-
-/** Starts the built CLI with default flags; resolves with the process and its API URL. */
-async function startCli() {
-  const child = spawn(process.execPath, [cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const apiUrl = await new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const match = /ready at (\S+)/.exec(out)
-      if (match) resolve(match[1])
-    })
-    child.once('exit', (code) => reject(new Error(`the simulator exited with ${code} before it was ready`)))
-  })
-  return { child, apiUrl }
-}
-
-function memoryMiB(pid, field) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024
-}
 
 const { child: server, apiUrl: url } = await startCli()
 const stopTimer = setTimeout(() => {
@@ -219,4 +200,5 @@ const abuseOk =
   faults.length === 0 &&
   peak < PEAK_LIMIT_MIB &&
   abuseExit === 0
-process.exit(unexpected === 0 && served === TOTAL && exitCode === 0 && abuseOk ? 0 : 1)
+const adminOk = await adminSoak()
+process.exit(unexpected === 0 && served === TOTAL && exitCode === 0 && abuseOk && adminOk ? 0 : 1)
