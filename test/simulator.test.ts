@@ -214,7 +214,7 @@ describe('options', () => {
     [{ baseUrl: 'v1' }, 'it must be an absolute http(s) URL such as "https://api.petstore.example/v1" or a path such as "/v1"'],
     [{ seed: -1 }, 'seed must be a whole number of 0 or more, got -1.'],
     [{ seed: 1.5 }, 'seed must be a whole number of 0 or more, got 1.5.'],
-    [{ afterCancel: 'drop' }, 'afterCancel must be "keep" or "remove", got drop.'],
+    [{ afterCancel: 'drop' }, 'afterCancel must be "keep" or "remove", got "drop".'],
   ])('refuses %o with a message that says what to do', (options, message) => {
     expect(() => createSimulator(options as never)).toThrow(message)
   })

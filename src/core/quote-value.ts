@@ -8,9 +8,11 @@ const SHOWN = 80
  * cycles, deep objects or throwing getters: none of them may turn a 400 into a 500.
  * @example
  * quote(9007199254740993n) // '9007199254740993'
- * quote('x'.repeat(5000))  // '"xxxx…xxx…' (80 characters and an ellipsis)
+ * quote('x'.repeat(5000))  // '"xxx…xxx"… (5000 characters)' (the first 80 of them)
  */
 export function quote(value: unknown): string {
+  // A long string alone says how long it was: a million digits is a different mistake from 81.
+  if (typeof value === 'string' && value.length > SHOWN) return `${JSON.stringify(value.slice(0, SHOWN))}… (${value.length} characters)`
   let text = ''
   const seen = new Set<object>()
   const write = (part: string) => {
