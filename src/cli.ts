@@ -99,7 +99,8 @@ async function main(): Promise<void> {
   // The token is printed only when the server made it: one the operator chose stays off the screen.
   const madeToken = running.adminToken !== null && options.adminToken === undefined ? `, admin token: ${running.adminToken}` : ''
   const folder = internalsOf(running.sim).folder
-  const scenarios = folder === undefined ? '' : `, scenarios folder: ${folder.dir} (${folder.list().length} files)`
+  const files = folder?.list().length ?? 0
+  const scenarios = folder === undefined ? '' : `, scenarios folder: ${folder.dir} (${files} file${files === 1 ? '' : 's'})`
   process.stdout.write(
     `Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${scenarios}${madeToken})\n`,
   )

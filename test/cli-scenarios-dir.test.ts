@@ -21,7 +21,7 @@ describe('petstore-sim --scenarios-dir', () => {
     const dir = folderWith({ 'qa-big.json': { orders: [{ id: 1 }, { id: 2 }] } })
     const server = await whenReady(cli(['--scenario', 'qa-big'], { PETSTORE_SIM_SCENARIOS_DIR: dir }))
     expect(server.scenario).toBe('qa-big')
-    expect(server.stdout()).toContain(`scenarios folder: ${dir} (1 files)`)
+    expect(server.stdout()).toContain(`scenarios folder: ${dir} (1 file)`)
     const admin = `${new URL(server.url).origin}/__sim`
     const saved = await fetch(`${admin}/scenarios`, { method: 'POST', body: JSON.stringify({ name: 'copy' }) })
     expect(saved.status).toBe(201)

@@ -30,6 +30,9 @@ export function readFolderScenario(fs: FolderFileSystem, path: string, name: str
         `the file is ${size} bytes; a scenario file of the folder may be at most ${MAX_FOLDER_FILE_BYTES} bytes`,
       )
     text = fs.readFileSync(path, 'utf8')
+    // It may have grown since the stat.
+    if (text.length > MAX_FOLDER_FILE_BYTES)
+      throw new ScenarioError(path, `the file is over ${MAX_FOLDER_FILE_BYTES} bytes, the most a scenario file of the folder may be`)
   } catch (error) {
     if (isScenarioError(error)) throw error
     throw new ScenarioError(path, `the file cannot be read (${systemErrorCode(error) ?? String(error)})`)
