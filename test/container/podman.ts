@@ -113,6 +113,11 @@ export function baseImage(env: NodeJS.ProcessEnv): { image: string; cached: bool
       ],
       { env },
     )
+    // One base is kept: those of earlier Node versions go.
+    const names = run('podman', ['images', '--format', '{{.Repository}}:{{.Tag}}', 'localhost/petstore-sim-node'], { env }).stdout.split(
+      '\n',
+    )
+    for (const older of names.filter((name) => name !== '' && name !== image)) run('podman', ['rmi', older], { env, allowFailure: true })
     return { image, cached: false }
   } finally {
     rmSync(folder, { recursive: true, force: true })
