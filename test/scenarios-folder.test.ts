@@ -148,6 +148,32 @@ describe('a scenarios folder in process', () => {
     expect(sim.orders()).toEqual([])
   })
 
+  test('a file that stops loading is said on stderr within moments of its change, with no call made (the folder is watched)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const dir = folderWith({ 'qa-big.json': qaBig })
+    simulator({ scenariosDir: dir })
+    writeFileSync(join(dir, 'qa-big.json'), '{"name": "qa-big", "orders": [}')
+    await vi.waitFor(
+      () => expect(warn.mock.calls.some(([line]) => String(line).includes('qa-big.json": the file is not valid JSON'))).toBe(true),
+      {
+        timeout: 3000,
+      },
+    )
+  })
+
+  test('a folder removed and made again is polled until it is back, and said so, with no call made', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const dir = folderWith({ 'qa-big.json': qaBig })
+    const sim = simulator({ scenariosDir: dir })
+    rmSync(dir, { recursive: true })
+    expect(() => sim.reset('qa-big')).toThrow(/neither a built-in scenario nor a file/)
+    mkdirSync(dir)
+    await vi.waitFor(() => expect(warn.mock.calls.some(([line]) => String(line).includes(`${dir} is back`))).toBe(true), { timeout: 5000 })
+    writeFileSync(join(dir, 'qa-big.json'), '{"orders": [{"id": 3}]}')
+    await sim.reset('qa-big')
+    expect(sim.orders()).toEqual([{ id: 3, status: 'pending' }])
+  })
+
   test('a Kubernetes ConfigMap folder (files linked through a ..data folder) is read through its links', async () => {
     const dir = folderWith()
     mkdirSync(join(dir, '..2026_01_01'))
