@@ -2,7 +2,7 @@
 // how long each took, so the total against CI's 90 minutes stays in sight.
 import { spawnSync } from 'node:child_process'
 
-const PARTS = ['test', 'test:e2e', 'test:storybook', 'test:pact', 'test:package', 'test:matrix']
+const PARTS = ['test', 'test:e2e', 'test:storybook', 'test:pact', 'test:container', 'test:package', 'test:matrix']
 const took = []
 const started = performance.now()
 const minutes = (since) => `${((performance.now() - since) / 60_000).toFixed(1)} min`

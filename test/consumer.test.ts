@@ -35,7 +35,7 @@ test('a consumer outside the repository imports the built package by name and dr
     shipped: [409, 'order_already_shipped'],
     missing: 404,
     badKey: [401, 'unauthorized'],
-    errorCodes: 24,
+    errorCodes: 27,
     contract: '1.0.0',
   })
 })

@@ -11,6 +11,7 @@ import type { RequestFilter } from '../state/request-filter.js'
 import type { PactDocument } from '../pact/pact-document.js'
 import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange } from '../pact/provider-states.js'
+import type { ScenarioExport } from './scenario-export.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
@@ -63,6 +64,12 @@ export interface SimulatorOptions {
   lifecycle?: LifecycleInput | null
   /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
   sessions?: { max?: number; idleSeconds?: number }
+  /**
+   * A folder of scenario files (Node.js only): each `<name>.json` in it is a
+   * scenario `reset('<name>')` loads, read again whenever it changes, and
+   * where `saveScenario` writes.
+   */
+  scenariosDir?: string
 }
 
 interface ResetOptions {
@@ -105,7 +112,7 @@ export interface SimulatorState {
 }
 
 /** The in-process API over one state: the simulator's own, or one session's. */
-export interface SimulatorView {
+export interface SimulatorView extends ScenarioExport {
   /**
    * Puts every order back to the initial state of a scenario: the current one
    * when none is given. A scenario that fails to load leaves the state as it was.

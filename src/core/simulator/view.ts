@@ -11,6 +11,8 @@ import { addOrder, removeOrder, updateOrder } from './order-edits.js'
 import { buildPact } from '../pact/build-pact.js'
 import { checkPactNames } from '../pact/pact-names.js'
 import { changeProviderState } from './provider-state-change.js'
+import { exportScenario } from './export-scenario.js'
+import { saveScenario } from './save-scenario.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
 import { checkSeed, type CheckedOptions } from './options.js'
 import type { ResetRequest, SimulatorView } from './types.js'
@@ -97,6 +99,8 @@ export function createView(
         return instance.lifecycle.clock()
       }),
     clock: () => target().lifecycle.clock(),
+    exportScenario: (options) => checkedBy('export a scenario of', () => exportScenario(target(), options)),
+    saveScenario: (name, options) => checkedChange('save a scenario of', () => saveScenario(target(), factory.folder, name, options)),
     scenario() {
       const { active } = target()
       return { name: active.scenario.name, description: active.scenario.description, source: active.source }

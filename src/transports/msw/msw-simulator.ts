@@ -1,5 +1,6 @@
 import { generateOrders } from '../../core/scenario/generate-orders.js'
 import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
 
@@ -20,5 +21,5 @@ export type { Simulator } from './build-simulator.js'
  * sim.orders()[0].status // 'cancelled'
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, eagerGeneration(generateOrders))
+  return buildSimulator(options, eagerGeneration(generateOrders), openScenarioFolder)
 }

@@ -6,7 +6,10 @@ import { sendError } from '../../node/node-edge.js'
 
 /** What `GET /__sim` lists. */
 export const ADMIN_ENDPOINTS: readonly string[] = [
-  'GET /__sim/scenarios',
+  "GET /__sim/scenarios (built-in, the startup file, and the scenarios folder's files with their errors)",
+  'POST /__sim/scenarios {"name", "description"?, "overwrite"?} (saves this state as <name>.json in the scenarios folder)',
+  'GET /__sim/scenarios/:name (a scenario as its file)',
+  'GET /__sim/export?name=&description= (this state as a scenario file, not saved)',
   'POST /__sim/reset {"scenario"?: name, "seed"?: number}',
   'GET /__sim/state',
   'GET /__sim/orders, GET /__sim/orders/:orderId',
@@ -26,6 +29,7 @@ export const ADMIN_ENDPOINTS: readonly string[] = [
   'GET /__sim/sessions, DELETE /__sim/sessions/:id (send X-Sim-Session with any call to act on that session)',
   'GET /__sim/events (server-sent events of the state, new requests, controls and sessions; X-Sim-Session picks a session)',
   'GET /__sim/openapi.json (this API as an OpenAPI 3.1 document)',
+  'GET /__sim/health (for probes: no token, any Host, also with the admin API off; 503 while stopping)',
   'GET /__sim/ (the QA panel: a page to see and steer the simulator)',
   'GET /__sim/demo/ (a demo page whose orders an msw service worker answers in the browser)',
 ]
@@ -33,7 +37,9 @@ export const ADMIN_ENDPOINTS: readonly string[] = [
 /** The methods of each admin path, for the 405 of a wrong one. */
 const ALLOWED: Readonly<Record<string, string>> = {
   '/': 'GET',
-  '/scenarios': 'GET',
+  '/scenarios': 'GET, POST',
+  '/export': 'GET',
+  '/health': 'GET',
   '/reset': 'POST',
   '/state': 'GET',
   '/requests': 'GET, DELETE',
@@ -53,9 +59,11 @@ const ALLOWED: Readonly<Record<string, string>> = {
 export const adminFallback: RequestHandler = (req, res) => {
   const methods = /^\/orders\/[^/]+$/.test(req.path)
     ? 'GET, PATCH, DELETE'
-    : /^\/(faults|sessions)\/[^/]+$/.test(req.path)
-      ? 'DELETE'
-      : ALLOWED[req.path]
+    : /^\/scenarios\/[^/]+$/.test(req.path)
+      ? 'GET'
+      : /^\/(faults|sessions)\/[^/]+$/.test(req.path)
+        ? 'DELETE'
+        : ALLOWED[req.path]
   sendError(
     res,
     methods === undefined

@@ -1,9 +1,8 @@
 import { timingSafeEqual } from 'node:crypto'
 import { adminOpenApiDocument } from '../../../contract/admin-openapi-document.js'
 import { type RequestHandler, Router } from 'express'
-import { ApiError, invalidRequest } from '../../../core/api-error.js'
+import { invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import { ErrorCode } from '../../../core/error-codes.js'
 import { isScenarioError } from '../../../core/scenario/scenario-error.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
@@ -15,11 +14,11 @@ import { addControlRoutes } from './admin-controls.js'
 import { addOrderRoutes } from './admin-orders.js'
 import { addPactRoutes } from './admin-pact.js'
 import { readJsonObject, readQuery, sendJson } from './admin-json.js'
-import { availableScenarios, readResetRequest } from './admin-scenarios.js'
+import { addScenarioFileRoutes } from './admin-scenario-files.js'
+import { availableScenarios, readResetRequest, scenarioFileInvalid, scenarioSummary } from './admin-scenarios.js'
 import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
 import { panelRouter } from './panel-route.js'
-import { quote } from '../../../core/quote-value.js'
 
 /** The admin edge: a bad input is a 400 naming it. */
 const failAdmin = (error: ValidationError): never => {
@@ -52,7 +51,9 @@ export function createAdminRouter(
   const router = Router()
   const internals = internalsOf(sim)
   // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
-  const available = availableScenarios(options.startedWith ?? sim.scenario())
+  const startedWith = options.startedWith ?? sim.scenario()
+  // Looked up per call: the scenarios folder changes under a running server.
+  const available = () => availableScenarios(startedWith, internals.folder)
   // The panel's page and files need no token: the page asks for it.
   router.use(panelRouter())
   if (options.token !== undefined) router.use(requireToken(options.token))
@@ -82,24 +83,19 @@ export function createAdminRouter(
       sendJson(
         res,
         200,
-        [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current })),
+        [...available().values()].map((scenario) => scenarioSummary(scenario, current)),
       )
     }),
   )
   router.post(
     '/reset',
     action((req, res, view) => {
-      const request = readResetRequest(readJsonObject(req), available)
+      const request = readResetRequest(readJsonObject(req), available())
       try {
         void view.reset(request)
       } catch (error) {
-        // The startup file may have been edited into something invalid: the request was fine, the server's file is not.
-        if (isScenarioError(error)) {
-          const message =
-            `The scenario file this server started with, ${quote(error.source)}, no longer loads: ${error.problem}. ` +
-            'Fix the file and reset again; the orders are as they were.'
-          throw new ApiError(409, ErrorCode.ScenarioFileInvalid, message)
-        }
+        // The startup file or a folder's may have been edited into something invalid: the request was fine, the file is not.
+        if (isScenarioError(error)) throw scenarioFileInvalid(error, startedWith)
         throw error
       }
       sendJson(res, 200, view.state())
@@ -120,6 +116,7 @@ export function createAdminRouter(
       res.status(204).end()
     }),
   )
+  addScenarioFileRoutes(router, available, { folder: internals.folder, startedWith })
   addControlRoutes(router)
   addOrderRoutes(router)
   addPactRoutes(router)
