@@ -1,6 +1,9 @@
+// In a page msw is bundled: a missing msw is the bundler's one line ('Could not resolve "msw"').
+import * as msw from 'msw'
 import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browser'
 import { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
-import { lazyGeneration } from './core/scenario/order-generation.js'
+import { generateOrders } from './core/scenario/generate-orders.js'
+import { eagerGeneration, lazyGeneration } from './core/scenario/order-generation.js'
 import type { Scenario } from './core/scenario/scenario.js'
 import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
 import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
@@ -66,7 +69,7 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   const restoring = persistence?.restoredOptions(simulatorOptions)
   const make = async (from: SimulatorOptions) => {
     if (mayGenerate(from.scenario ?? 'default')) await generation.load()
-    return buildSimulator(from, generation)
+    return buildSimulator(from, generation, () => msw)
   }
   let sim = await make(restoring?.options ?? simulatorOptions)
   if (persistence !== undefined && restoring?.stored !== undefined) {
@@ -110,7 +113,14 @@ export async function mountDevtools(sim: SimulatorCore, options?: DevtoolsOption
   return devtools.mountDevtools(sim, options)
 }
 
-export { createSimulator } from './transports/msw/msw-simulator.js'
+/**
+ * Creates a simulator in a page, synchronously, faker loaded up front: its
+ * msw handlers are for a worker of your own, its `fetch` for a client.
+ */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  return buildSimulator(options, eagerGeneration(generateOrders), () => msw)
+}
+
 export type { Simulator } from './transports/msw/build-simulator.js'
 export type { SimulatorOptions } from './core/simulator/types.js'
 export { ErrorCode } from './core/error-codes.js'

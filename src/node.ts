@@ -1,7 +1,8 @@
 import { assertSupportedMsw } from './transports/msw/msw-support.js'
-import { setupServer, type SetupServer } from 'msw/node'
+import type { SetupServer } from 'msw/node'
 import type { SimulatorOptions } from './core/simulator/types.js'
 import { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+import { requireMsw } from './transports/msw/require-msw.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
 // Before anything reaches msw: one clear line if it cannot run here.
@@ -36,6 +37,8 @@ export interface NodeSimulator {
  */
 export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSimulator {
   const { onUnhandledRequest, ...simulatorOptions } = options
+  // msw's, loaded here rather than imported: writePact and sim.fetch from this module need no msw.
+  const { setupServer } = requireMsw<typeof import('msw/node')>('msw/node', 'setupSimulatorServer')
   const sim = createSimulator(simulatorOptions)
   const server = setupServer(...sim.handlers)
   const listen = server.listen.bind(server)

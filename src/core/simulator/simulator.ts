@@ -2,6 +2,7 @@ import { invalidRequest } from '../api-error.js'
 import { assertAuthorized } from '../bearer-auth.js'
 import { createDispatcher } from '../dispatch/dispatcher.js'
 import { errorReporter } from '../dispatch/unexpected-error.js'
+import { createSimFetch } from '../fetch/sim-fetch.js'
 import { mapValidation, type ValidationError } from '../validation-error.js'
 import type { OrderGeneration } from '../scenario/order-generation.js'
 import type { OrderRecord } from '../state/order-store.js'
@@ -66,6 +67,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     return createView(() => sessions.get(sessionId), factory, checked, fail)
   }
   const sim: SimulatorCore = Object.assign(view(null, failInProcess), {
+    fetch: createSimFetch({ dispatcher, base: checked.base, fallbackFetch: options.fallbackFetch }),
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
