@@ -49,8 +49,8 @@ const NO_KEYS: ReadonlySet<string> = new Set()
 export interface InstanceFactory {
   /** Checks a scenario (a built-in name, a file's path or an object); throws a `ScenarioError` when it is bad. */
   resolve(input: string | Scenario): { scenario: CheckedScenario; source: string }
-  /** What `activate` must wait for first: the generator's load, when the scenario generates and it is not loaded. */
-  ready(scenario: CheckedScenario): Promise<unknown> | undefined
+  /** What `activate` must wait for first: the generator's load, when the scenario generates at `seed` and it is not loaded. */
+  ready(scenario: CheckedScenario, seed: number | undefined): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /** A fresh, independent state at the initial state of `active`. */
@@ -113,7 +113,7 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
 
   return {
     resolve: resolveScenario,
-    ready: (scenario) => generatorNeeded(generation, scenario),
+    ready: (scenario, seed) => generatorNeeded(generation, scenario, seed),
     activate,
     load(input, seed) {
       const { scenario, source } = resolveScenario(input)

@@ -1,0 +1,35 @@
+import type { OrderGenerator } from '../glossary.js'
+import type { OrderRecord } from '../state/order-store.js'
+import { ORDER_STATUSES } from './parse-scenario.js'
+import table from './seeded-orders.json' with { type: 'json' }
+
+/** A generated order as the table keeps it: its id is the first id plus its place, and it is complete when shipped. */
+type SeededOrder = [petId: string, quantity: number, shipDate: string, status: OrderRecord['status']]
+
+/**
+ * What the generator's output depends on, and nothing else: the same key
+ * always gives the same orders (the scenario's name and source never matter).
+ */
+export function generatorKey(generator: OrderGenerator, seed: number, firstId: bigint): string {
+  const statuses = ORDER_STATUSES.map((status) => generator.statuses[status] ?? 0)
+  return JSON.stringify([generator.count, seed, statuses, String(firstId), generator.referenceDate ?? null])
+}
+
+/**
+ * The orders of a generator made ahead of time (`npm run build:seeded-orders`
+ * writes the table: every generating built-in scenario at its own seed), or
+ * undefined: then faker makes them. A page on a built-in scenario never loads
+ * faker, and a reset copies instead of generating.
+ */
+export function seededOrders(generator: OrderGenerator, seed: number, firstId: bigint): OrderRecord[] | undefined {
+  // Its rows as the table script writes them (seeded-order-table.ts), checked by seeded-orders.test.ts.
+  const rows = (table as unknown as Record<string, SeededOrder[] | undefined>)[generatorKey(generator, seed, firstId)]
+  return rows?.map(([petId, quantity, shipDate, status], index) => ({
+    id: (firstId + BigInt(index)).toString(),
+    petId,
+    quantity,
+    shipDate,
+    complete: status === 'shipped',
+    status,
+  }))
+}
