@@ -97,6 +97,13 @@ function serial(): <T>(change: () => Promise<T>) => Promise<T> {
   }
 }
 
+/** Makes `records` the model's only orders. All at once: each create waits on its schema check, one after another they would wait in turn. */
+async function refill(orders: Collection<typeof orderSchema>, records: readonly StoredOrder[]): Promise<readonly StoredOrder[]> {
+  orders.clear()
+  await Promise.all(records.map((record) => orders.create(record)))
+  return records
+}
+
 /** Creates an empty, independent order store over its own @msw/data collection. */
 export function createOrderStore(): OrderStore {
   // No sync() extension: each simulator (each browser tab) keeps its own orders.
@@ -117,19 +124,6 @@ export function createOrderStore(): OrderStore {
   }
 
   const view = () => filling ?? changing ?? modelOrders()
-
-  /** Brings the model to the orders of the last `replaceAll`; readers see them meanwhile. Runs inside `exclusive`. */
-  async function settle(): Promise<void> {
-    while (filling !== null) {
-      const target = filling
-      orders.clear()
-      // All at once: each create waits on its schema check, and one after another they would wait in turn.
-      // Should one fail, readers still see `target`, and the next change writes it again.
-      await Promise.all(target.map((record) => orders.create(record)))
-      // A replaceAll meanwhile set newer orders: the loop writes those next.
-      if (filling === target) filling = null
-    }
-  }
 
   /**
    * Replaces records by new ones made from plain values, not by
@@ -202,15 +196,15 @@ export function createOrderStore(): OrderStore {
       const stored = records.map((record, position) => storedCopy(record, position))
       nextPosition = stored.length
       version++
-      filling = stored
-      // A copy, not a rebuild: the model catches up when the next change needs it (most tests only read after a reset).
+      filling = stored // a copy, not a rebuild: the model takes it with the next change (most tests only read after a reset)
       return Promise.resolve()
     },
     all: view,
     find: (id) => (filling === null && changing === null ? committed.find(id) : view().find((order) => order.id === id)),
     change: (change) =>
       exclusive(async () => {
-        await settle()
+        // The model takes the last replaceAll's orders first (readers see them meanwhile; a failure is tried again next time).
+        while (filling !== null) if ((await refill(orders, filling)) === filling) filling = null
         return change(committed)
       }),
   }
