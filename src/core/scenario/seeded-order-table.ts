@@ -2,7 +2,7 @@ import { BUILTIN_SCENARIOS } from './builtin-scenarios.js'
 import { generateOrders } from './generate-orders.js'
 import { generatedFirstId } from './materialize-orders.js'
 import { parseScenario } from './parse-scenario.js'
-import { generatorKey } from './seeded-orders.js'
+import { generatorKey, type SeededOrder } from './seeded-orders.js'
 
 /**
  * What seeded-orders.json must hold, made with faker: the orders of every
@@ -17,7 +17,10 @@ export function seededOrderTable(): string {
     if (generator === undefined) continue
     const firstId = generatedFirstId(scenario)
     const orders = generateOrders(generator, generator.seed, firstId, name)
-    const rows = orders.map(({ petId, quantity, shipDate, status }) => JSON.stringify([petId, quantity, shipDate, status]))
+    const rows = orders.map(({ petId, quantity, shipDate, status }) => {
+      const row: SeededOrder = [Number(petId), quantity ?? 0, Date.parse(shipDate ?? ''), status[0] as SeededOrder[3]]
+      return JSON.stringify(row)
+    })
     entries.set(generatorKey(generator, generator.seed, firstId), rows)
   }
   const body = [...entries].map(([key, rows]) => `  ${JSON.stringify(key)}: [\n    ${rows.join(',\n    ')}\n  ]`)

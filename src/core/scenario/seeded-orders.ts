@@ -3,8 +3,14 @@ import type { OrderRecord } from '../state/order-store.js'
 import { ORDER_STATUSES } from './parse-scenario.js'
 import table from './seeded-orders.json' with { type: 'json' }
 
-/** A generated order as the table keeps it: its id is the first id plus its place, and it is complete when shipped. */
-type SeededOrder = [petId: string, quantity: number, shipDate: string, status: OrderRecord['status']]
+/**
+ * A generated order as the table keeps it, small because a page loads it:
+ * its id is the first id plus its place, its ship date in ms, its status by
+ * initial, and it is complete when shipped.
+ */
+export type SeededOrder = [petId: number, quantity: number, shipDate: number, status: 'p' | 's' | 'c']
+
+const STATUS_OF = { p: 'pending', s: 'shipped', c: 'cancelled' } as const
 
 /**
  * What the generator's output depends on, and nothing else: the same key
@@ -26,10 +32,10 @@ export function seededOrders(generator: OrderGenerator, seed: number, firstId: b
   const rows = (table as unknown as Record<string, SeededOrder[] | undefined>)[generatorKey(generator, seed, firstId)]
   return rows?.map(([petId, quantity, shipDate, status], index) => ({
     id: (firstId + BigInt(index)).toString(),
-    petId,
+    petId: String(petId),
     quantity,
-    shipDate,
-    complete: status === 'shipped',
-    status,
+    shipDate: new Date(shipDate).toISOString(),
+    complete: status === 's',
+    status: STATUS_OF[status],
   }))
 }
