@@ -1,5 +1,3 @@
-// In a page msw is bundled: a missing msw is the bundler's one line ('Could not resolve "msw"').
-import * as msw from 'msw'
 import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browser'
 import { resolveScenario } from './core/scenario/load-scenario.js'
 import { needsGenerator } from './core/scenario/materialize-orders.js'
@@ -7,6 +5,8 @@ import { lazyGeneration } from './core/scenario/order-generation.js'
 import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
 import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
+// msw is bundled with the page: a missing msw is the bundler's one line (Could not resolve "msw").
+import { bundledMsw } from './transports/msw/bundled-msw.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 import { quote } from './core/quote-value.js'
 
@@ -73,7 +73,7 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   const restoring = persistence?.restoredOptions(simulatorOptions)
   const make = async (from: SimulatorOptions) => {
     if (needsFaker(from)) await generation.load()
-    return buildSimulator(from, generation, () => msw)
+    return buildSimulator(from, generation, bundledMsw)
   }
   let sim = await make(restoring?.options ?? simulatorOptions)
   if (persistence !== undefined && restoring?.stored !== undefined) {
