@@ -61,11 +61,12 @@ export function fetchResponse(reply: Reply, method: string, url: string, signal:
   const { status } = reply
   const init = { status, statusText: statusText(status), headers: reply.headers }
   let response: Response
-  if (reply.body === null) response = new Response(null, init)
+  // As the server sends them: no body for HEAD (nor its length), else a Content-Length.
+  if (reply.body === null || method === 'HEAD') response = new Response(null, init)
   else {
     const bytes = bodyBytes(reply.body)
     init.headers = { ...reply.headers, 'Content-Length': String(bytes.byteLength) }
-    response = new Response(method === 'HEAD' ? null : bodyOf(reply, bytes, signal), init)
+    response = new Response(bodyOf(reply, bytes, signal), init)
   }
   // Only a real fetch sets `url`; a made Response has "", and clients read it (ky's errors name it).
   Object.defineProperty(response, 'url', { value: url })

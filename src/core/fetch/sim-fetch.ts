@@ -1,7 +1,9 @@
+import { errorReply } from '../api-error.js'
 import type { Dispatcher } from '../dispatch/dispatcher.js'
-import type { ApiBase } from '../operations/routing.js'
+import { isUnderBase, type ApiBase } from '../operations/routing.js'
 import { fromFetch } from './fetch-request.js'
 import { fetchResponse } from './fetch-response.js'
+import { parserRefusal } from './parser-refusal.js'
 
 /** A standard `fetch`: what `sim.fetch` is, and what `fallbackFetch` takes. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
@@ -48,13 +50,18 @@ export function createSimFetch({ dispatcher, base, fallbackFetch }: SimFetchCont
     // Before anything is recorded, as a fetch whose signal has aborted never sends.
     signal?.throwIfAborted()
     const url = new URL(request.url)
-    const pending = dispatcher.route(fromFetch(request, url.pathname + url.search), url)
+    const target = url.pathname + url.search
+    const href = url.href.replace(/#.*$/, '')
+    // What the server's HTTP parser refuses never reaches the simulator, nor its journal.
+    const refused = isUnderBase(url, base) ? parserRefusal(request.method, target, request.headers) : null
+    if (refused !== null) return fetchResponse(errorReply(refused), request.method, href, signal)
+    const pending = dispatcher.route(fromFetch(request, target), url)
     if (pending === null) {
       if (fallbackFetch === undefined) throw notSimulated(request, base)
       return fallbackFetch(request)
     }
     const reply = await (signal === undefined ? pending : untilAborted(pending, signal))
     if (reply.networkError !== undefined) throw new TypeError('fetch failed', { cause: new Error(reply.networkError) })
-    return fetchResponse(reply, request.method, url.href.replace(/#.*$/, ''), signal)
+    return fetchResponse(reply, request.method, href, signal)
   }
 }

@@ -12,6 +12,7 @@ const REASONS: Readonly<Record<number, string>> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
