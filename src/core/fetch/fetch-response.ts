@@ -20,12 +20,14 @@ function bodyStream(pieces: Uint8Array[], everyMs: number, signal: AbortSignal |
       unlisten = () => signal.removeEventListener('abort', abort)
     },
     async pull(controller) {
-      if (everyMs > 0) await new Promise((resolve) => (timer = setTimeout(resolve, everyMs)))
-      controller.enqueue(pieces.shift() as Uint8Array)
+      // Closed only once the last piece is read: until then an abort still errors the body, as a real fetch's.
       if (pieces.length === 0) {
         unlisten()
         controller.close()
+        return
       }
+      if (everyMs > 0) await new Promise((resolve) => (timer = setTimeout(resolve, everyMs)))
+      controller.enqueue(pieces.shift() as Uint8Array)
     },
     cancel() {
       clearTimeout(timer)
