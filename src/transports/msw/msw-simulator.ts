@@ -21,5 +21,5 @@ export type { Simulator } from './build-simulator.js'
  * @note `sim.handlers` (msw's) loads msw on first read; `sim.fetch` needs no msw.
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, eagerGeneration(generateOrders), () => requireMsw<MswHttp>('msw', 'sim.handlers'))
+  return buildSimulator(options, eagerGeneration(generateOrders), () => requireMsw<MswHttp>('sim.handlers'))
 }

@@ -13,7 +13,7 @@ type NodeProcess = {
 /** `resolve` where the runtime has it (Node.js 20.6+, Bun, Deno); `require` where the Jest preset defines it as Jest's own. */
 type Meta = { resolve?: (specifier: string) => string; require?: Require }
 
-/** What `require('msw')` throws when it is not installed: Node's code, Bun's and Deno's messages. */
+/** What requiring a package throws when it is not installed: Node's codes, Bun's and Deno's messages. */
 function isMissing(error: unknown, specifier: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
   return (
@@ -32,7 +32,7 @@ function loader(): Require | undefined {
   if (typeof jestRequire === 'function' && resolve === undefined) return jestRequire
   const node = (globalThis as { process?: Partial<NodeProcess> }).process
   if (node?.getBuiltinModule === undefined) return undefined
-  const require = (node as NodeProcess).getBuiltinModule('node:module').createRequire(import.meta.url)
+  const requireHere = (node as NodeProcess).getBuiltinModule('node:module').createRequire(import.meta.url)
   const { fileURLToPath } = (node as NodeProcess).getBuiltinModule('node:url')
   return (specifier) => {
     let resolved: string | undefined
@@ -43,15 +43,18 @@ function loader(): Require | undefined {
     } catch {
       // Not found that way (or not a file): require() below says which.
     }
-    return require(resolved ?? specifier)
+    return requireHere(resolved ?? specifier)
   }
 }
 
+/** The install line every "needs msw" message ends with. */
+export const INSTALL_MSW = 'npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 22.12+). sim.fetch needs none.'
+
 /**
- * The module `specifier` of msw, for `what` (a feature of this package that
- * needs it); throws one line naming what to install when msw is missing.
+ * msw, for `what` (a feature of this package that needs it); throws one line
+ * naming what to do when msw is missing or cannot be loaded here.
  */
-export function requireMsw<T>(specifier: 'msw' | 'msw/node', what: string): T {
+export function requireMsw<T>(what: string): T {
   const load = loader()
   if (load === undefined) {
     throw new Error(
@@ -59,11 +62,13 @@ export function requireMsw<T>(specifier: 'msw' | 'msw/node', what: string): T {
     )
   }
   try {
-    return load(specifier) as T
+    return load('msw') as T
   } catch (error) {
-    if (!isMissing(error, 'msw')) throw error
+    if (isMissing(error, 'msw')) throw new Error(`petstore-orders-simulator: ${what} needs msw, which is not installed: ${INSTALL_MSW}`)
+    if ((error as { code?: unknown } | null)?.code !== 'ERR_REQUIRE_ESM') throw error
     throw new Error(
-      `petstore-orders-simulator: ${what} needs msw, which is not installed: npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 22.12+). sim.fetch needs none.`,
+      `petstore-orders-simulator: ${what} cannot load msw here, where require() cannot load an ES module (Jest's ES module mode before Node.js 24.9). ` +
+        'Take createSimulator from petstore-orders-simulator/node, which imports msw, or use sim.fetch, which needs none.',
     )
   }
 }
