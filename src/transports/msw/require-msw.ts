@@ -48,7 +48,7 @@ function loader(): Require | undefined {
 }
 
 /** The install line every "needs msw" message ends with. */
-export const INSTALL_MSW = 'npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 22.12+). sim.fetch needs none.'
+const INSTALL_MSW = 'npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 22.12+). sim.fetch needs none.'
 
 /**
  * msw, for `what` (a feature of this package that needs it); throws one line
