@@ -3,7 +3,7 @@ import { int64Key } from '../int64.js'
 import type { OrderRecord } from '../state/order-store.js'
 import { MAX_ORDERS, type CheckedScenario } from './parse-scenario.js'
 import { ScenarioError } from './scenario-error.js'
-import { seededOrders } from './seeded-orders.js'
+import { hasSeededOrders, seededOrders } from './seeded-orders.js'
 
 /** The id of a scenario's first generated order: its generator's `firstId`, else one past its largest explicit id, else 1. */
 export function generatedFirstId(scenario: CheckedScenario): bigint {
@@ -15,7 +15,7 @@ export function generatedFirstId(scenario: CheckedScenario): bigint {
 /** Whether making a scenario's orders at this seed takes the generator (faker): not when they were made ahead of time. */
 export function needsGenerator(scenario: CheckedScenario, seed: number | undefined): boolean {
   const { generate } = scenario
-  return generate !== undefined && seededOrders(generate, seed ?? generate.seed, generatedFirstId(scenario)) === undefined
+  return generate !== undefined && !hasSeededOrders(generate, seed ?? generate.seed, generatedFirstId(scenario))
 }
 
 /**

@@ -46,5 +46,5 @@ export function generatorNeeded(
   scenario: CheckedScenario,
   seed: number | undefined,
 ): Promise<GenerateOrders> | undefined {
-  return !needsGenerator(scenario, seed) || generation.loaded() !== undefined ? undefined : generation.load()
+  return generation.loaded() !== undefined || !needsGenerator(scenario, seed) ? undefined : generation.load()
 }

@@ -11,6 +11,8 @@ import table from './seeded-orders.json' with { type: 'json' }
 export type SeededOrder = [petId: number, quantity: number, shipDate: number, status: 'p' | 's' | 'c']
 
 const STATUS_OF = { p: 'pending', s: 'shipped', c: 'cancelled' } as const
+// Its rows as the table script writes them (seeded-order-table.ts), checked by seeded-orders.test.ts.
+const ROWS = table as unknown as Readonly<Record<string, SeededOrder[] | undefined>>
 
 /**
  * What the generator's output depends on, and nothing else: the same key
@@ -28,8 +30,7 @@ export function generatorKey(generator: OrderGenerator, seed: number, firstId: b
  * faker, and a reset copies instead of generating.
  */
 export function seededOrders(generator: OrderGenerator, seed: number, firstId: bigint): OrderRecord[] | undefined {
-  // Its rows as the table script writes them (seeded-order-table.ts), checked by seeded-orders.test.ts.
-  const rows = (table as unknown as Record<string, SeededOrder[] | undefined>)[generatorKey(generator, seed, firstId)]
+  const rows = ROWS[generatorKey(generator, seed, firstId)]
   return rows?.map(([petId, quantity, shipDate, status], index) => ({
     id: (firstId + BigInt(index)).toString(),
     petId: String(petId),
@@ -38,4 +39,9 @@ export function seededOrders(generator: OrderGenerator, seed: number, firstId: b
     complete: status === 's',
     status: STATUS_OF[status],
   }))
+}
+
+/** Whether the table holds this generator's orders, without copying them. */
+export function hasSeededOrders(generator: OrderGenerator, seed: number, firstId: bigint): boolean {
+  return Object.hasOwn(ROWS, generatorKey(generator, seed, firstId))
 }

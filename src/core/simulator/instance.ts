@@ -16,6 +16,7 @@ import type { Scenario } from '../scenario/scenario.js'
 import { createJournal } from '../state/journal.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import type { CheckedOptions } from './options.js'
+import { scenarioCache } from './scenario-cache.js'
 import type { SimulatorOptions } from './types.js'
 
 /** A scenario ready to load: checked, its orders made, its settings merged with the simulator's options. */
@@ -111,13 +112,14 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
     controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
   }
 
+  const cache = scenarioCache(resolveScenario, activate)
   return {
-    resolve: resolveScenario,
+    resolve: cache.resolve,
     ready: (scenario, seed) => generatorNeeded(generation, scenario, seed),
-    activate,
+    activate: cache.activate,
     load(input, seed) {
-      const { scenario, source } = resolveScenario(input)
-      return activate(scenario, source, seed)
+      const { scenario, source } = cache.resolve(input)
+      return cache.activate(scenario, source, seed)
     },
     create(active) {
       const store = createOrderStore()
