@@ -97,7 +97,17 @@ function serial(): <T>(change: () => Promise<T>) => Promise<T> {
   }
 }
 
-const FIELDS = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status', 'position'] as const
+/** Whether the model's record holds exactly `order`. */
+function holds(record: StoredOrder, order: StoredOrder): boolean {
+  return (
+    record.position === order.position &&
+    record.status === order.status &&
+    record.petId === order.petId &&
+    record.quantity === order.quantity &&
+    record.shipDate === order.shipDate &&
+    record.complete === order.complete
+  )
+}
 
 /**
  * Makes `records` the model's only orders. After a reset, most orders are as
@@ -109,7 +119,7 @@ async function refill(orders: Collection<typeof orderSchema>, records: readonly 
   const missing: StoredOrder[] = []
   for (const record of records) {
     const now = held.get(record.id)
-    if (now !== undefined && FIELDS.every((field) => now[field] === record[field])) held.delete(record.id)
+    if (now !== undefined && holds(now, record)) held.delete(record.id)
     else missing.push(record)
   }
   // Each delete walks every record: past a few, one clear and a create of each is cheaper.
