@@ -9,7 +9,9 @@ import { installedVersion, mustRun, prepareProject, ROOT, runtimeFiles, step } f
 const started = performance.now()
 if (!existsSync(join(ROOT, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.')
 const { files } = await runtimeFiles('clients')
-if (files['clients.test.ts'] === undefined) throw new Error('docs/runtimes.md has no clients.test.ts block.')
+if (files['clients.test.ts'] === undefined || files['orders.client.test.ts'] === undefined)
+  throw new Error("docs/runtimes.md's clients.test.ts or README's orders.client.test.ts block is missing.")
+const tests = Object.values(files).reduce((count, text) => count + (text.match(/^test\(/gm) ?? []).length, 0)
 
 const { tools, folder } = await step('install openapi-fetch, openapi-typescript, ky and ofetch in test/runtimes/clients', () =>
   prepareProject('clients', files),
@@ -29,8 +31,8 @@ await step('tsc: the test type-checks against them (nodenext, strict)', () => {
   mustRun(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: folder })
 })
 
-await step('node --test (Node 24): a list, a 204 and a 409 through each client', () => {
-  const output = mustRun('node', ['--test', '--test-reporter=tap', 'clients.test.ts'], { cwd: folder, env: envWithNode('24') })
+await step("node --test (Node 24): a list, a 204 and a 409 through each client, and README's example", () => {
+  const output = mustRun('node', ['--test', '--test-reporter=tap', ...Object.keys(files)], { cwd: folder, env: envWithNode('24') })
   const passed = Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0)
   console.log(
     output
@@ -38,6 +40,6 @@ await step('node --test (Node 24): a list, a 204 and a 409 through each client',
       .filter((line) => /^(ok|not ok|# (pass|fail))/.test(line))
       .join('\n'),
   )
-  if (passed !== 3 || !/^# fail 0/m.test(output)) throw new Error(`Expected 3 passing client tests:\n${output}`)
+  if (passed !== tests || !/^# fail 0/m.test(output)) throw new Error(`Expected ${tests} passing client tests:\n${output}`)
 })
 console.log(`\nClient tests passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`)
