@@ -1,7 +1,6 @@
 import { BUILTIN_SCENARIOS } from '../scenario/builtin-scenarios.js'
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import type { Scenario } from '../scenario/scenario.js'
-import type { ActiveScenario } from './instance.js'
 
 type Resolved = { scenario: CheckedScenario; source: string }
 
@@ -20,12 +19,12 @@ function remembered<K, V>(map: Map<K, V>, key: K, make: () => V): V {
  * keys and settings, which nothing changes afterwards). A reset to one then
  * costs a copy of its orders: `await sim.reset('pending')` before every test.
  */
-export function scenarioCache(
+export function scenarioCache<Active>(
   resolve: (input: string | Scenario) => Resolved,
-  activate: (scenario: CheckedScenario, source: string, seed: number | undefined) => ActiveScenario,
+  activate: (scenario: CheckedScenario, source: string, seed: number | undefined) => Active,
 ): { resolve: typeof resolve; activate: typeof activate } {
   const builtins = new Map<string, Resolved>()
-  const activated = new WeakMap<CheckedScenario, Map<string, ActiveScenario>>()
+  const activated = new WeakMap<CheckedScenario, Map<string, Active>>()
   return {
     resolve(input) {
       if (typeof input !== 'string' || !Object.hasOwn(BUILTIN_SCENARIOS, input)) return resolve(input)
