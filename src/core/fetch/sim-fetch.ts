@@ -1,67 +1,15 @@
-import { errorReply } from '../api-error.js'
-import type { Dispatcher } from '../dispatch/dispatcher.js'
-import { isUnderBase, type ApiBase } from '../operations/routing.js'
-import { fromFetch } from './fetch-request.js'
-import { fetchResponse } from './fetch-response.js'
-import { parserRefusal } from './parser-refusal.js'
-
-/** A standard `fetch`: what `sim.fetch` is, and what `fallbackFetch` takes. */
-export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
-
-/** What `sim.fetch` needs of its simulator. */
-export interface SimFetchContext {
-  dispatcher: Dispatcher
-  base: ApiBase
-  /** Where requests outside the simulated API go; without it they reject with a `TypeError`. */
-  fallbackFetch: Fetch | undefined
-}
-
-/** `work`, or the signal's reason as soon as it aborts: a fetch gives up at once, whatever the simulator is doing. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason)
-    signal.addEventListener('abort', abort, { once: true })
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
-  })
-}
-
-/** The TypeError of a request the simulated API does not take, saying how to let it through. */
-function notSimulated(request: Request, base: ApiBase): TypeError {
-  const api = base.origin === null ? `${base.path || '/'} on any origin` : `${base.origin}${base.path}`
-  return new TypeError(
-    `petstore-orders-simulator: sim.fetch has no answer for ${request.method} ${request.url}: it is not the simulated API (${api}). ` +
-      'To send such requests on, give the simulator a fetch for them: createSimulator({ fallbackFetch: fetch }).',
-  )
-}
+import type { Fetch, SimFetchContext } from './glossary.js'
 
 /**
- * The simulator as a standard `fetch`, answered by the same dispatcher every
- * transport calls: no msw, no network. It reads its input as Node's fetch
- * does (`new Request(input, init)`, so bad input throws the same TypeError),
- * and rejects as a real fetch would: with the signal's reason when it
- * aborts, with `TypeError: fetch failed` when a fault drops the connection.
+ * The simulator as a standard `fetch` (`fetch-call.ts` answers). Its code is
+ * loaded on the first call: a page that starts a worker and never calls
+ * `sim.fetch` never downloads it.
  */
-export function createSimFetch({ dispatcher, base, fallbackFetch }: SimFetchContext): Fetch {
+export function createSimFetch(context: SimFetchContext): Fetch {
+  let call: ((context: SimFetchContext, input: string | URL | Request, init?: RequestInit) => Promise<Response>) | undefined
   // An arrow function of its own: it works unbound (`createClient({ fetch: sim.fetch })`).
   return async (input, init) => {
-    const request = new Request(input, init)
-    // A signal the caller gave: a Request's own (a client's), or init's.
-    const signal = init?.signal != null || input instanceof Request ? request.signal : undefined
-    // Before anything is recorded, as a fetch whose signal has aborted never sends.
-    signal?.throwIfAborted()
-    const url = new URL(request.url)
-    const target = url.pathname + url.search
-    const href = url.href.replace(/#.*$/, '')
-    // What the server's HTTP parser refuses never reaches the simulator, nor its journal.
-    const refused = isUnderBase(url, base) ? parserRefusal(request.method, target, request.headers) : null
-    if (refused !== null) return fetchResponse(errorReply(refused), request.method, href, signal)
-    const pending = dispatcher.route(fromFetch(request, target), url)
-    if (pending === null) {
-      if (fallbackFetch === undefined) throw notSimulated(request, base)
-      return fallbackFetch(request)
-    }
-    const reply = await (signal === undefined ? pending : untilAborted(pending, signal))
-    if (reply.networkError !== undefined) throw new TypeError('fetch failed', { cause: new Error(reply.networkError) })
-    return fetchResponse(reply, request.method, href, signal)
+    call ??= (await import('./fetch-call.js')).simFetch
+    return call(context, input, init)
   }
 }

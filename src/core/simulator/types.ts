@@ -11,7 +11,7 @@ import type { RequestFilter } from '../state/request-filter.js'
 import type { PactDocument } from '../pact/pact-document.js'
 import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange } from '../pact/provider-states.js'
-import type { Fetch } from '../fetch/sim-fetch.js'
+import type { Fetch } from '../fetch/glossary.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
