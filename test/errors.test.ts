@@ -1,3 +1,4 @@
+import * as msw from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { createSimulator, ErrorCode } from '../src/index.js'
@@ -68,6 +69,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
   const reported: unknown[] = []
   server.use(
     ...createHandlers(
+      msw,
       parseApiBase('/v1'),
       createDispatcher({
         base: parseApiBase('/v1'),

@@ -18,6 +18,7 @@ import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import { createJournal } from '../state/journal.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import type { CheckedOptions } from './options.js'
+import { scenarioCache } from './scenario-cache.js'
 import type { SimulatorOptions } from './types.js'
 
 /** A scenario ready to load: checked, its orders made, its settings merged with the simulator's options. */
@@ -53,8 +54,8 @@ export interface InstanceFactory {
   folder: ScenarioFolder | undefined
   /** Checks a scenario (a built-in name, a folder's, a file's path or an object); throws a `ScenarioError` when it is bad. */
   resolve(input: string | Scenario): { scenario: CheckedScenario; source: string }
-  /** What `activate` must wait for first: the generator's load, when the scenario generates and it is not loaded. */
-  ready(scenario: CheckedScenario): Promise<unknown> | undefined
+  /** What `activate` must wait for first: the generator's load, when the scenario generates at `seed` and it is not loaded. */
+  ready(scenario: CheckedScenario, seed: number | undefined): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /** A fresh, independent state at the initial state of `active`. */
@@ -140,14 +141,15 @@ export function createInstanceFactory(
     controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
   }
 
+  const cache = scenarioCache(resolve, activate)
   return {
     folder,
-    resolve,
-    ready: (scenario) => generatorNeeded(generation, scenario),
-    activate,
+    resolve: cache.resolve,
+    ready: (scenario, seed) => generatorNeeded(generation, scenario, seed),
+    activate: cache.activate,
     load(input, seed) {
-      const { scenario, source } = resolve(input)
-      return activate(scenario, source, seed)
+      const { scenario, source } = cache.resolve(input)
+      return cache.activate(scenario, source, seed)
     },
     create(active) {
       const store = createOrderStore()

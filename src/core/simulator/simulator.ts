@@ -2,8 +2,9 @@ import { invalidRequest } from '../api-error.js'
 import { assertAuthorized } from '../bearer-auth.js'
 import { createDispatcher } from '../dispatch/dispatcher.js'
 import { errorReporter } from '../dispatch/unexpected-error.js'
-import { mapValidation, ValidationError } from '../validation-error.js'
+import { createSimFetch } from '../fetch/sim-fetch.js'
 import { quote } from '../quote-value.js'
+import { mapValidation, ValidationError } from '../validation-error.js'
 import type { OrderGeneration } from '../scenario/order-generation.js'
 import type { openScenarioFolder, ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { OrderRecord } from '../state/order-store.js'
@@ -98,6 +99,7 @@ export function createSimulatorCore(
     return createView(() => sessions.get(sessionId), factory, checked, fail)
   }
   const sim: SimulatorCore = Object.assign(view(null, failInProcess), {
+    fetch: createSimFetch({ dispatcher, base: checked.base, fallbackFetch: options.fallbackFetch }),
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),

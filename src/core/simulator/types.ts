@@ -11,6 +11,7 @@ import type { RequestFilter } from '../state/request-filter.js'
 import type { PactDocument } from '../pact/pact-document.js'
 import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange } from '../pact/provider-states.js'
+import type { Fetch } from '../fetch/glossary.js'
 import type { ScenarioExport } from './scenario-export.js'
 
 export interface SimulatorOptions {
@@ -70,6 +71,12 @@ export interface SimulatorOptions {
    * where `saveScenario` writes.
    */
   scenariosDir?: string
+  /**
+   * Where `sim.fetch` sends a request that is not the simulated API's (another
+   * host, another path, or one left to others by `fallthrough`), such as the
+   * global `fetch`. Without it such a request rejects with a `TypeError`.
+   */
+  fallbackFetch?: Fetch
 }
 
 interface ResetOptions {
@@ -224,6 +231,17 @@ export interface SessionInfo {
 
 /** A simulator without a transport: its state and the sessions beside it. */
 export interface SimulatorCore extends SimulatorView {
+  /**
+   * The simulator as a standard `fetch`, answered in process by the same
+   * rules as every transport (sessions, journal, faults, latency, rate limit,
+   * pact), with no msw and no network. Usable unbound.
+   * @example
+   * const client = createClient<paths>({ baseUrl: 'https://api.petstore.example/v1', fetch: sim.fetch })
+   * const response = await sim.fetch('https://api.petstore.example/v1/store/orders', { headers: auth })
+   * @note A URL outside the simulated API rejects with a `TypeError`, unless
+   * the `fallbackFetch` option says where such requests go.
+   */
+  readonly fetch: Fetch
   /**
    * The state of one session: requests carrying `X-Sim-Session: <id>` act on
    * it. Created on first use from the simulator's current scenario, at its

@@ -81,7 +81,7 @@ export function createView(
       if (request.scenario === undefined && seed === active.seed) return factory.reload(instance, active)
       const { scenario, source } = request.scenario === undefined ? active : factory.resolve(request.scenario)
       const activateAndReload = () => factory.reload(instance, factory.activate(scenario, source, seed))
-      const ready = factory.ready(scenario)
+      const ready = factory.ready(scenario, seed)
       return ready === undefined ? activateAndReload() : ready.then(activateAndReload)
     },
     orders: () => target().store.all().map(toOrder),
