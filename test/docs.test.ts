@@ -199,14 +199,14 @@ function expectJestPassed(run: Awaited<ReturnType<typeof runJest>>, label: strin
   expect(run.report?.numPassedTests, label).toBe(tests)
 }
 
-describe("README's Jest examples, through the preset", () => {
+describe('The Jest examples of docs/test-runners.md, through the preset', () => {
   const projects = jestProjects(allBlocks)
   const testsInExample = [...vitestExample(allBlocks).code.matchAll(/^test\(/gm)].length
 
-  test('there is a CommonJS and a TypeScript project, and README says how a "type": "module" package differs', () => {
+  test('there is a CommonJS and a TypeScript project, and docs/test-runners.md says how a "type": "module" package differs', () => {
     expect([...projects.keys()].sort()).toEqual(['commonjs', 'typescript'])
     expect(testsInExample).toBe(3)
-    const jestText = /\*\*Jest 30\.\*\*([\s\S]*?)\*\*node:test\.\*\*/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? ''
+    const jestText = /^## Jest 30\n([\s\S]*?)^## node:test$/m.exec(readFileSync(join(ROOT, 'docs/test-runners.md'), 'utf8'))?.[1] ?? ''
     for (const words of [
       'export default { preset:',
       "import { setupSimulatorServer } from\n'petstore-orders-simulator/node'",

@@ -4,7 +4,7 @@
 //   Node 24 (from the registry), msw 3, vitest 5, TypeScript 7, Jest 30, vitest browser mode
 // One install per Node: the project is the CommonJS one `npm init -y` writes,
 // and its subfolders are projects of their own that share its node_modules
-// (esm/ says "type": "module"). README's example for each runner runs there:
+// (esm/ says "type": "module"). README's and docs/test-runners.md's example for each runner runs there:
 // vitest (ESM and CommonJS), Jest in its CommonJS and ES module modes, with
 // jest-fixed-jsdom and in TypeScript (@swc/jest), node --test, and vitest
 // browser mode in Chromium; tsc checks the examples with skipLibCheck false.
@@ -63,12 +63,12 @@ async function step(name, action) {
   return result
 }
 
-/** README's fenced blocks, read by the doc test's own reader (TypeScript, compiled here with esbuild). */
+/** README's fenced blocks and docs/test-runners.md's, read by the doc test's own reader (TypeScript, compiled here with esbuild). */
 async function readmeBlocks() {
   const source = readFileSync(join(ROOT, 'test/support/doc-blocks.ts'), 'utf8')
   const { code } = transformSync(source, { loader: 'ts', format: 'esm' })
   const docBlocks = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)
-  return { docBlocks, blocks: docBlocks.readBlocks(ROOT, 'README.md') }
+  return { docBlocks, blocks: ['README.md', 'docs/test-runners.md'].flatMap((page) => docBlocks.readBlocks(ROOT, page)) }
 }
 
 console.log('== npm pack ==')
@@ -96,7 +96,7 @@ for (const [what, found] of [
   ['a node-test block', nodeTest],
   ['a vitest-browser vitest.config.ts and orders.test.ts', browserFiles['vitest.config.ts'] && browserFiles['orders.test.ts']],
 ]) {
-  if (found === undefined) throw new Error(`README.md has no ${what}.`)
+  if (found === undefined) throw new Error(`README.md and docs/test-runners.md have no ${what}.`)
 }
 /** docs/playwright.md's example: the ts blocks that start with `// playwright.config.ts` and `// orders.spec.ts`. */
 const playwrightDoc = readFileSync(join(ROOT, 'docs/playwright.md'), 'utf8')
@@ -223,7 +223,7 @@ for (const config of CONFIGS) {
   }
 
   const commonjs = jestProjects.get('commonjs').files
-  await step("Jest, README's CommonJS project (npx jest)", () => {
+  await step('Jest, the CommonJS project of docs/test-runners.md (npx jest)', () => {
     const folder = subproject(project, 'jest-cjs', 'commonjs', commonjs)
     runTests(`Jest ${installed.jest} CommonJS, ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
     expectLine(
@@ -233,15 +233,15 @@ for (const config of CONFIGS) {
       'Must use import to load ES Module',
     )
   })
-  await step("Jest, README's project made ES modules as README says (NODE_OPTIONS=--experimental-vm-modules npx jest)", () => {
+  await step('Jest, that project made ES modules as docs/test-runners.md says (NODE_OPTIONS=--experimental-vm-modules npx jest)', () => {
     const folder = subproject(project, 'jest-esm', 'module', docBlocks.asEsModules(commonjs))
     const esmEnv = { ...env, NODE_OPTIONS: '--experimental-vm-modules --no-warnings' }
     runTests(`Jest ${installed.jest} ES modules, ${config.label}`, folder, 'npx', JEST_ARGS, esmEnv, jestCount)
   })
-  await step("Jest with jest-fixed-jsdom (README's project, testEnvironment added to the preset line)", () => {
+  await step('Jest with jest-fixed-jsdom (that project, testEnvironment added to the preset line)', () => {
     const jsdomConfig = "module.exports = { preset: 'petstore-orders-simulator', testEnvironment: 'jest-fixed-jsdom' }\n"
     if (!commonjs['jest.config.js'].includes("module.exports = { preset: 'petstore-orders-simulator' }"))
-      throw new Error("README's jest.config.js is no longer the one line this step adds testEnvironment to.")
+      throw new Error("docs/test-runners.md's jest.config.js is no longer the one line this step adds testEnvironment to.")
     const folder = subproject(project, 'jest-jsdom', 'commonjs', { ...commonjs, 'jest.config.js': jsdomConfig })
     runTests(`Jest ${installed.jest} jest-fixed-jsdom, ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
     expectLine(
@@ -250,8 +250,10 @@ for (const config of CONFIGS) {
       "this test environment lacks the Fetch API and web globals msw needs (Request is not defined); jest-environment-jsdom takes them away. Use testEnvironment: 'jest-fixed-jsdom'",
     )
   })
-  await step("Jest in TypeScript, README's project (@swc/jest), type-checked for @jest/globals and for @types/jest globals", () => {
-    const globalsTest = `import { setupSimulatorServer } from 'petstore-orders-simulator/node'
+  await step(
+    'Jest in TypeScript, the TypeScript project of docs/test-runners.md (@swc/jest), type-checked for @jest/globals and for @types/jest globals',
+    () => {
+      const globalsTest = `import { setupSimulatorServer } from 'petstore-orders-simulator/node'
 import 'petstore-orders-simulator/jest'
 
 const { sim } = setupSimulatorServer({ scenario: 'pending' })
@@ -261,21 +263,22 @@ test('the matcher is typed on the globals of @types/jest', () => {
   expect(() => expect(sim).toHaveReceived({}, { times: 'twice' })).toThrow()
 })
 `
-    const files = { ...jestProjects.get('typescript').files, 'globals.test.ts': globalsTest }
-    const folder = subproject(project, 'jest-typescript', 'commonjs', files)
-    typecheck(folder, ['orders.test.ts'], 'nodenext')
-    sh('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: folder })
-    writeFileSync(
-      join(folder, 'tsconfig.globals.json'),
-      readFileSync(join(folder, 'tsconfig.json'), 'utf8')
-        .replace('["node"]', '["node","jest"]')
-        .replace('["orders.test.ts"]', '["globals.test.ts"]'),
-    )
-    console.log('   tsc (nodenext, skipLibCheck false, types node and jest): globals.test.ts')
-    sh('npx', ['tsc', '-p', 'tsconfig.globals.json'], { cwd: folder })
-    runTests(`Jest ${installed.jest} TypeScript (@swc/jest), ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
-  })
-  await step("node --test, README's example", () => {
+      const files = { ...jestProjects.get('typescript').files, 'globals.test.ts': globalsTest }
+      const folder = subproject(project, 'jest-typescript', 'commonjs', files)
+      typecheck(folder, ['orders.test.ts'], 'nodenext')
+      sh('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: folder })
+      writeFileSync(
+        join(folder, 'tsconfig.globals.json'),
+        readFileSync(join(folder, 'tsconfig.json'), 'utf8')
+          .replace('["node"]', '["node","jest"]')
+          .replace('["orders.test.ts"]', '["globals.test.ts"]'),
+      )
+      console.log('   tsc (nodenext, skipLibCheck false, types node and jest): globals.test.ts')
+      sh('npx', ['tsc', '-p', 'tsconfig.globals.json'], { cwd: folder })
+      runTests(`Jest ${installed.jest} TypeScript (@swc/jest), ${config.label}`, folder, 'npx', JEST_ARGS, env, jestCount)
+    },
+  )
+  await step("node --test, docs/test-runners.md's example", () => {
     const name = docBlocks.blockFileName(nodeTest)
     const folder = subproject(project, 'node-test', 'commonjs', { [name]: nodeTest.code })
     runTests(
@@ -288,7 +291,7 @@ test('the matcher is typed on the globals of @types/jest', () => {
     )
   })
   if (config.browser) {
-    await step("vitest browser mode in Chromium, README's config and tests", () => {
+    await step("vitest browser mode in Chromium, docs/test-runners.md's config and tests", () => {
       if (!existsSync(CHROMIUM)) {
         const reason = `no browser at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`
         if (IN_CI) throw new Error(`CI is set but there is ${reason}.`)
