@@ -1,25 +1,33 @@
 import { timingSafeEqual } from 'node:crypto'
 import { adminOpenApiDocument } from '../../../contract/admin-openapi-document.js'
 import { type RequestHandler, Router } from 'express'
-import { ApiError, invalidRequest } from '../../../core/api-error.js'
+import { invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import { ErrorCode } from '../../../core/error-codes.js'
-import { isScenarioError } from '../../../core/scenario/scenario-error.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
 import type { ValidationError } from '../../../core/validation-error.js'
 import { sendError } from '../../node/node-edge.js'
-import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
-import { action, sendRemoved } from './admin-action.js'
-import { addControlRoutes } from './admin-controls.js'
-import { addOrderRoutes } from './admin-orders.js'
-import { addPactRoutes } from './admin-pact.js'
-import { readJsonObject, readQuery, sendJson } from './admin-json.js'
-import { availableScenarios, readResetRequest } from './admin-scenarios.js'
+import { adminFallback } from './admin-fallback.js'
+import { sendJson } from './admin-json.js'
+import { operationRoute } from './operation-route.js'
+import { availableScenarios } from '../../../core/admin/scenario-catalog.js'
+import type { AdminOperation } from '../../../core/admin/admin-operation.js'
+import {
+  ADMIN_OPERATIONS,
+  type AdminOperationId,
+  endpointLines,
+  routePath,
+  type TransportOperationId,
+} from '../../../core/admin/admin-table.js'
+import type { DISCOVERY_OPERATIONS } from '../../../core/admin/discovery-operations.js'
 import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
 import { panelRouter } from './panel-route.js'
-import { quote } from '../../../core/quote-value.js'
+
+/** The pages' operations: panelRouter and demoRouter serve them. */
+type PageOperationId = {
+  [K in keyof typeof DISCOVERY_OPERATIONS]: (typeof DISCOVERY_OPERATIONS)[K] extends { page: true } ? K : never
+}[keyof typeof DISCOVERY_OPERATIONS]
 
 /** The admin edge: a bad input is a 400 naming it. */
 const failAdmin = (error: ValidationError): never => {
@@ -70,59 +78,17 @@ export function createAdminRouter(
     next()
   })
 
-  router.get('/', (_req, res) => sendJson(res, 200, { endpoints: ADMIN_ENDPOINTS }))
-  router.get('/openapi.json', (_req, res) => sendJson(res, 200, adminOpenApiDocument))
-  router.get('/events', eventsRoute(sim, options.shutdown))
-  router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
-  router.delete('/sessions/:id', (req, res) => sendRemoved(res, sim.endSession(req.params['id'] ?? ''), 'session', req.params['id']))
-  router.get(
-    '/scenarios',
-    action((_req, res, view) => {
-      const current = view.scenario().name
-      sendJson(
-        res,
-        200,
-        [...available.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current })),
-      )
-    }),
-  )
-  router.post(
-    '/reset',
-    action((req, res, view) => {
-      const request = readResetRequest(readJsonObject(req), available)
-      try {
-        void view.reset(request)
-      } catch (error) {
-        // The startup file may have been edited into something invalid: the request was fine, the server's file is not.
-        if (isScenarioError(error)) {
-          const message =
-            `The scenario file this server started with, ${quote(error.source)}, no longer loads: ${error.problem}. ` +
-            'Fix the file and reset again; the orders are as they were.'
-          throw new ApiError(409, ErrorCode.ScenarioFileInvalid, message)
-        }
-        throw error
-      }
-      sendJson(res, 200, view.state())
-    }),
-  )
-  router.get(
-    '/state',
-    action((_req, res, view) => sendJson(res, 200, view.state())),
-  )
-  router.get(
-    '/requests',
-    action((req, res, view) => sendJson(res, 200, view.requests(readQuery(req.originalUrl)))),
-  )
-  router.delete(
-    '/requests',
-    action((_req, res, view) => {
-      view.journal.clear()
-      res.status(204).end()
-    }),
-  )
-  addControlRoutes(router)
-  addOrderRoutes(router)
-  addPactRoutes(router)
+  const transport: Record<Exclude<TransportOperationId, PageOperationId>, RequestHandler> = {
+    listAdminEndpoints: (_req, res) => sendJson(res, 200, { endpoints: endpointLines() }),
+    getAdminOpenApiDocument: (_req, res) => sendJson(res, 200, adminOpenApiDocument),
+    streamEvents: eventsRoute(sim, options.shutdown),
+  }
+  for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]) {
+    // The pages are served by panelRouter (before the token) and demoRouter (below).
+    if (operation.page === true) continue
+    const handler = operation.run === undefined ? transport[id as keyof typeof transport] : operationRoute(operation, sim, available)
+    router[operation.method.toLowerCase() as 'get'](routePath(operation.path), handler)
+  }
   router.use('/demo', demoRouter())
   router.use(adminFallback)
   return router

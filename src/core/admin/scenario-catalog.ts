@@ -1,9 +1,9 @@
-import { ApiError, invalidRequest } from '../../../core/api-error.js'
-import { ErrorCode } from '../../../core/error-codes.js'
-import { BUILTIN_SCENARIOS } from '../../../core/scenario/builtin-scenarios.js'
-import type { Scenario } from '../../../core/scenario/scenario.js'
-import type { LoadedScenario, ResetRequest } from '../../../core/simulator/types.js'
-import { quote } from '../../../core/quote-value.js'
+import { ApiError, invalidRequest } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { BUILTIN_SCENARIOS } from '../scenario/builtin-scenarios.js'
+import type { Scenario } from '../scenario/scenario.js'
+import type { LoadedScenario, ResetRequest } from '../simulator/types.js'
+import { quote } from '../quote-value.js'
 
 interface AvailableScenario {
   name: string
@@ -13,12 +13,15 @@ interface AvailableScenario {
   load: string | Scenario
 }
 
+/** The scenarios a reset may name, by name. */
+export type ScenarioCatalog = ReadonlyMap<string, AvailableScenario>
+
 /**
  * The scenarios a caller may name over HTTP: the built-in ones, plus the one
  * the server started with when that came from a file. Names only: a path
  * given over HTTP is never read.
  */
-export function availableScenarios(started: LoadedScenario): Map<string, AvailableScenario> {
+export function availableScenarios(started: LoadedScenario): ScenarioCatalog {
   const available = new Map<string, AvailableScenario>()
   for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
     available.set(name, { name, description: (raw as Scenario).description ?? '', builtin: true, load: name })
@@ -31,7 +34,7 @@ export function availableScenarios(started: LoadedScenario): Map<string, Availab
 }
 
 /** Reads the body of `POST /__sim/reset` into what `reset` takes. */
-export function readResetRequest(body: Record<string, unknown>, available: ReadonlyMap<string, AvailableScenario>): ResetRequest {
+export function readResetRequest(body: Record<string, unknown>, available: ScenarioCatalog): ResetRequest {
   const names = [...available.keys()].join(', ')
   const unknown = Object.keys(body).filter((key) => key !== 'scenario' && key !== 'seed')
   if (unknown.length > 0) {
