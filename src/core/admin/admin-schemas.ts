@@ -21,7 +21,13 @@ const int = (min?: number, max?: number, description?: string) =>
     ...(description === undefined ? {} : { description }),
   })
 
-export const Int64 = exactly(v.union([v.pipe(v.number(), v.integer()), v.bigint()]), { type: 'integer', format: 'int64' })
+// A bigint over the wire, past 2^53: said as a number to valibot's converter, which has no JSON Schema for a bigint.
+/** A string of a pattern with a slash, which a RegExp's source writes escaped. */
+const slashed = (pattern: string) => exactly(v.pipe(v.string(), v.regex(new RegExp(pattern))), { type: 'string', pattern })
+
+export const Int64 = exactly(v.pipe(v.number(), v.integer()), { type: 'integer', format: 'int64' }) as unknown as v.GenericSchema<
+  number | bigint
+>
 export const Int64Input = described(
   v.union([Int64, v.pipe(v.string(), v.regex(/^\s*[+-]?[0-9]+\s*$/))]),
   'An int64 as a JSON integer (exact beyond 2^53), or as a decimal string.',
@@ -32,7 +38,10 @@ export const OrderStatus = v.picklist(['pending', 'shipped', 'cancelled'])
 export const SessionId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9._:-]{1,128}$/))
 export const PacticipantName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/))
 
-export const Endpoints = v.strictObject({ endpoints: v.array(v.pipe(v.string(), v.regex(/^[A-Z]+(, [A-Z]+)* \/__sim/))) })
+/** The Error body every refusal carries; the document takes its JSON Schema from the order API's (admin-document.ts). */
+export const ErrorBody = v.strictObject({ code: v.string(), message: v.string(), status: v.pipe(v.number(), v.integer()) })
+
+export const Endpoints = v.strictObject({ endpoints: v.array(slashed('^[A-Z]+(, [A-Z]+)* /__sim')) })
 export const Redirect = v.strictObject({ location: v.string(), message: v.string() })
 
 export const ScenarioSummary = v.strictObject({
@@ -199,7 +208,7 @@ export const RateLimit = nullable(
   'At most limit requests per API key in each window; null for none.',
 )
 export const RateLimitInput = described(
-  v.union([v.pipe(v.string(), v.regex(/^\s*[0-9]+\/[0-9]+(s|m|h)?\s*$/)), RateLimit]),
+  v.union([slashed('^\\s*[0-9]+/[0-9]+(s|m|h)?\\s*$'), RateLimit]),
   '"100/60s" (s, m or h), { "limit": 100, "windowSeconds": 60 }, or null for none.',
 )
 
