@@ -4,5 +4,5 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
-const { buildAdminDocument } = await import(`${root}dist/src/core/admin/admin-document.js`)
-writeFileSync(`${root}dist/admin-openapi.json`, `${JSON.stringify(buildAdminDocument(), null, 2)}\n`)
+const { adminOpenApiDocument } = await import(`${root}dist/src/core/admin/admin-document.js`)
+writeFileSync(`${root}dist/admin-openapi.json`, `${JSON.stringify(adminOpenApiDocument, null, 2)}\n`)

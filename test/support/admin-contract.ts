@@ -210,7 +210,7 @@ export function expectAdminResponseMatchesContract(method: string, requestPath: 
   const problems = adminResponseProblems(method, requestPath, response)
   if (problems.length > 0) {
     throw new Error(
-      `${method.toUpperCase()} ${requestPath} ${response.status} does not match src/contract/admin-openapi.json: ${problems.join('; ')}`,
+      `${method.toUpperCase()} ${requestPath} ${response.status} does not match the admin document (admin-openapi.json): ${problems.join('; ')}`,
     )
   }
 }

@@ -145,7 +145,7 @@ export interface AdminOpenApiDocument extends Document {}
  * The admin API's OpenAPI 3.1 document, made from the admin table: what
  * `GET /__sim/openapi.json` serves and the package ships as `./admin-openapi.json`.
  */
-export function buildAdminDocument(): AdminOpenApiDocument {
+function buildAdminDocument(): AdminOpenApiDocument {
   const { ErrorBody: _, ...named } = toJsonSchemaDefs(definitions, config) as unknown as Record<string, Json>
   return {
     ...ADMIN_DOCUMENT_HEAD,

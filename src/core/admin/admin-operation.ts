@@ -2,7 +2,7 @@ import type * as v from 'valibot'
 import type { SimulatorCore, SimulatorView } from '../simulator/types.js'
 import type { ScenarioCatalog } from './scenario-catalog.js'
 
-export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Schema = v.GenericSchema
 
 /** A header a documented answer carries: one of the document's shared ones, or its own. */
