@@ -5,6 +5,7 @@ import type { Int64Key } from '../int64.js'
 import { parseInt64 } from '../int64.js'
 import { invalidOrderId } from '../operations/cancel-order.js'
 import { quote } from '../quote-value.js'
+import type { ValidationError } from '../validation-error.js'
 
 /** The body as a JSON object (none is `{}`). */
 export function objectBody(body: unknown): Record<string, unknown> {
@@ -24,4 +25,9 @@ export function orderIdParam(params: Readonly<Record<string, string>>): Int64Key
 /** Nothing (a 204) when something was removed, else the 404 naming the id and where such things are listed. */
 export function removedOr404(removed: boolean, what: 'fault' | 'session', id: unknown): void {
   if (!removed) throw new ApiError(404, ErrorCode.NotFound, `No ${what} has the id ${quote(id)}; GET /__sim/${what}s lists them.`)
+}
+
+/** The admin edge's mapping of a bad input (a session id, a control's value): a 400 naming it. */
+export const failAdmin = (error: ValidationError): never => {
+  throw invalidRequest(error.message)
 }

@@ -1,16 +1,15 @@
 import { timingSafeEqual } from 'node:crypto'
 import { type RequestHandler, Router } from 'express'
-import { invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
-import type { ValidationError } from '../../../core/validation-error.js'
 import { sendError } from '../../node/node-edge.js'
 import { adminOpenApiDocument } from '../../../core/admin/admin-document.js'
 import { adminFallback } from './admin-fallback.js'
 import { sendJson } from './admin-json.js'
 import { operationRoute } from './operation-route.js'
 import { availableScenarios } from '../../../core/admin/scenario-catalog.js'
+import { failAdmin } from '../../../core/admin/admin-input.js'
 import type { AdminOperation } from '../../../core/admin/admin-operation.js'
 import {
   ADMIN_OPERATIONS,
@@ -28,11 +27,6 @@ import { panelRouter } from './panel-route.js'
 type PageOperationId = {
   [K in keyof typeof DISCOVERY_OPERATIONS]: (typeof DISCOVERY_OPERATIONS)[K] extends { page: true } ? K : never
 }[keyof typeof DISCOVERY_OPERATIONS]
-
-/** The admin edge: a bad input is a 400 naming it. */
-const failAdmin = (error: ValidationError): never => {
-  throw invalidRequest(error.message)
-}
 
 /** Requires the admin token on everything but the demo page's static files. */
 function requireToken(token: string): RequestHandler {
