@@ -24,19 +24,50 @@ export function button(text: string, onClick: () => void, label?: string): HTMLB
   return made
 }
 
+/** A labelled text field (`name` is what `field` reads back). */
+export const input = (label: string, name: string, attributes: Readonly<Record<string, string>> = {}) =>
+  h('label', {}, label, h('input', { name, autocomplete: 'off', ...attributes }))
+
+/** A labelled select of `options` (text, or [value, text]). */
+export const select = (label: string, name: string, options: readonly (string | readonly [string, string])[]) =>
+  h(
+    'label',
+    {},
+    label,
+    h(
+      'select',
+      { name },
+      ...options.map((option) => (typeof option === 'string' ? h('option', {}, option) : h('option', { value: option[0] }, option[1]))),
+    ),
+  )
+
+/** A form whose submit runs `onSubmit` (the page is not reloaded). */
+export function form(attributes: Readonly<Record<string, string>>, onSubmit: (form: HTMLFormElement) => void, ...children: Child[]) {
+  const made = h('form', attributes, ...children)
+  made.addEventListener('submit', (event) => {
+    event.preventDefault()
+    onSubmit(made)
+  })
+  return made
+}
+
+/** A form field's trimmed text. */
+export const field = (form: HTMLFormElement, name: string) =>
+  ((form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '').trim()
+
 /** A table row of text cells. */
 export function row(cells: readonly unknown[]): HTMLTableRowElement {
   return h('tr', {}, ...cells.map((value) => h('td', {}, value === undefined || value === null ? '' : String(value))))
 }
 
-/** A table with a caption-free accessible name and its column headers; returns the table and its body. */
-export function table(name: string, columns: readonly string[]): { table: HTMLTableElement; body: HTMLTableSectionElement } {
-  const body = h('tbody')
+/** A table with an accessible name and its column headers; returns the table and its body. */
+export function table(name: string, columns: readonly string[], id: string): { table: HTMLTableElement; body: HTMLTableSectionElement } {
+  const body = h('tbody', { id })
   const head = h('thead', {}, h('tr', {}, ...columns.map((column) => h('th', { scope: 'col' }, column))))
   return { table: h('table', { 'aria-label': name }, head, body), body }
 }
 
 /** A section with a heading that names it (a region landmark for screen readers). */
 export function section(id: string, title: string, ...children: Child[]): HTMLElement {
-  return h('section', { 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), ...children)
+  return h('section', { id, 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), ...children)
 }
