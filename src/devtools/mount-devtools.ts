@@ -39,24 +39,12 @@ export function mountDevtools(sim: SimulatorCore, options: DevtoolsOptions = {})
   const sheet = new CSSStyleSheet()
   sheet.replaceSync(PANEL_STYLES)
   shadow.adoptedStyleSheets = [sheet]
-
   const panel = createPanel(inProcessConnection(sim), { compact: true, root: () => shadow })
   const { scenario, misbehaviour, orders, requests, clock } = panel.sections
-  const body = h(
-    'div',
-    { class: 'body', id: 'sim-devtools-body', role: 'region', 'aria-label': 'Petstore simulator', hidden: true },
-    scenario.element,
-    misbehaviour.element,
-    orders.element,
-    requests.element,
-    clock.element,
-    panel.sessions,
-  )
-  const toggle = h(
-    'button',
-    { type: 'button', class: 'toggle', 'aria-expanded': 'false', 'aria-controls': 'sim-devtools-body' },
-    'Petstore simulator',
-  )
+  const region = { class: 'body', id: 'sim-devtools-body', role: 'region', 'aria-label': 'Petstore simulator', hidden: true }
+  const body = h('div', region, scenario.element, misbehaviour.element, orders.element, requests.element, clock.element, panel.sessions)
+  const opens = { type: 'button', class: 'toggle', 'aria-expanded': 'false', 'aria-controls': 'sim-devtools-body' }
+  const toggle = h('button', opens, 'Petstore simulator')
   // The toggle first: the keyboard reaches it, then what it opens.
   shadow.append(h('div', { class: 'sim dock' }, toggle, body))
 

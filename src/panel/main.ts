@@ -4,22 +4,23 @@ import { httpConnection } from '../ui/http-connection.js'
 import { createPanel } from '../ui/mount-panel.js'
 
 const TOKEN_KEY = 'petstore-sim-admin-token'
-
 /** Kept for this tab only (sessionStorage), never in the URL. */
 let token = sessionStorage.getItem(TOKEN_KEY) ?? undefined
 const banner = h('p', { id: 'banner', role: 'alert', hidden: true })
 const tokenInput = h('input', { id: 'token', type: 'password', autocomplete: 'off', required: true })
+const useToken = () => {
+  token = tokenInput.value
+  sessionStorage.setItem(TOKEN_KEY, token)
+  tokenForm.hidden = true
+  panel.start()
+}
+const hint = h('p', { class: 'hint' }, 'This server requires its admin token. It is kept for this tab only.')
 const tokenForm = form(
   { id: 'token-form' },
-  () => {
-    token = tokenInput.value
-    sessionStorage.setItem(TOKEN_KEY, token)
-    tokenForm.hidden = true
-    panel.start()
-  },
+  useToken,
   h('label', {}, 'Admin token', tokenInput),
   h('button', { type: 'submit' }, 'Use token'),
-  h('p', { class: 'hint' }, 'This server requires its admin token. It is kept for this tab only.'),
+  hint,
 )
 tokenForm.hidden = true
 const askToken = () => {
@@ -27,7 +28,6 @@ const askToken = () => {
   tokenForm.hidden = false
   tokenInput.focus()
 }
-
 const panel = createPanel(
   httpConnection(location.origin, () => token),
   {
@@ -42,8 +42,9 @@ const panel = createPanel(
   },
 )
 const { scenario, clock, orders, misbehaviour, requests } = panel.sections
+const header = h('header', {}, h('h1', {}, 'Petstore simulator'), banner, panel.sessions)
 document.body.append(
-  h('header', {}, h('h1', {}, 'Petstore simulator'), banner, panel.sessions),
+  header,
   tokenForm,
   h('main', {}, scenario.element, clock.element, orders.element, misbehaviour.element, requests.element),
 )

@@ -2,17 +2,13 @@ import type { AdminClient } from '../core/admin/admin-client.js'
 
 /** Whether the events come: `lost` shows a banner until they do again. */
 export type StreamStatus = 'live' | 'lost' | 'unauthorized'
-
 /** An event of the state followed (`state`, `requests`, `controls`, `sessions`), its data as JSON gives it. */
-export interface PanelEvent {
-  event: string
-  data: unknown
-}
+export type PanelEvent = { event: string; data: unknown }
 
 /**
- * What the panel acts through and follows, whatever carries it: the admin
- * API and its event stream (the server's page), or the in-process
- * simulator (the in-page panel). `session` '' is the default state.
+ * What the panel acts through and follows: the admin API and its event stream
+ * (the server's page), or the in-process simulator (a page's corner panel).
+ * `session` '' is the default state.
  */
 export interface PanelConnection {
   admin(session: string): AdminClient
@@ -24,7 +20,7 @@ export interface PanelConnection {
 
 /** What each section of the panel is built with. */
 export interface PanelContext {
-  /** An id in the panel's root: the page's own as named, prefixed in a page's corner panel so that the host page's stay apart. */
+  /** An id in the panel's root: prefixed in a corner panel, so that the host page's own stay apart. */
   id(name: string): string
   /** Runs one change; a refusal shows in `out`, beside the control that made it, and nothing else changes. */
   run(out: HTMLElement, change: () => Promise<unknown>): void

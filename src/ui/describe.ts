@@ -1,4 +1,6 @@
 // What the QA panel says of faults, latency, the rate limit, the lifecycle and the clock, in words.
+import type * as v from 'valibot'
+import type { Clock, Fault } from '../core/admin/admin-schemas.js'
 import type { FaultInput } from '../core/controls/faults.js'
 
 /** One click each: the misbehaviours a frontend most often has to survive. */
@@ -11,16 +13,7 @@ export const FAULT_PRESETS: readonly { label: string; fault: FaultInput }[] = [
 ]
 
 /** A fault as the admin API gives it. */
-export interface ShownFault {
-  id: number
-  operation: string
-  kind: string
-  status?: number
-  orderId?: number | bigint | string
-  remaining: number | null
-  probability?: number
-  durationMs?: number
-}
+export type ShownFault = v.InferOutput<typeof Fault>
 
 /** One line per fault: "cancelOrder: status 503, 1 more time". */
 export function describeFault(fault: ShownFault): string {
@@ -34,10 +27,9 @@ export function describeFault(fault: ShownFault): string {
 
 /** Latency ranges as `latency()` and the admin API give them: `{ default: { min, max } }`, or null with none. */
 export function describeLatency(latency: Readonly<Record<string, { min: number; max: number } | undefined>> | null): string {
-  const parts = Object.entries(latency ?? {}).flatMap(([name, range]) =>
-    range === undefined
-      ? []
-      : [`${name === 'default' ? 'all' : name} ${range.min === range.max ? range.min : `${range.min}-${range.max}`} ms`],
+  const range = ({ min, max }: { min: number; max: number }) => (min === max ? `${min}` : `${min}-${max}`)
+  const parts = Object.entries(latency ?? {}).flatMap(([name, given]) =>
+    given ? [`${name === 'default' ? 'all' : name} ${range(given)} ms`] : [],
   )
   return parts.length === 0 ? 'Now: none.' : `Now: ${parts.join(', ')}.`
 }
@@ -55,19 +47,13 @@ function describeDuration(ms: number): string {
 
 /** `state.options.lifecycle`: when pending orders ship by themselves, or null when they never do. */
 export function describeLifecycle(lifecycle: { min: number; max: number } | null | undefined): string {
-  if (lifecycle === null || lifecycle === undefined) return 'Lifecycle: none (orders change only when someone changes them).'
-  const after =
-    lifecycle.min === lifecycle.max
-      ? describeDuration(lifecycle.min)
-      : `between ${describeDuration(lifecycle.min)} and ${describeDuration(lifecycle.max)}`
+  if (!lifecycle) return 'Lifecycle: none (orders change only when someone changes them).'
+  const { min, max } = lifecycle
+  const after = min === max ? describeDuration(min) : `between ${describeDuration(min)} and ${describeDuration(max)}`
   return `Lifecycle: pending orders ship ${after} after they are loaded, reset or added.`
 }
 
-export interface ShownClock {
-  now: string
-  advancedMs: number
-  pending: readonly { orderId: unknown; status: string; at: string }[]
-}
+export type ShownClock = v.InferOutput<typeof Clock>
 
 /** A time as ISO 8601 to the second: the milliseconds of a simulated clock mean nothing to a reader. */
 const isoSecond = (time: number | string) => `${new Date(time).toISOString().slice(0, 19)}Z`

@@ -9,10 +9,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag)
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === true) element.setAttribute(name, '')
-    else if (value !== false) element.setAttribute(name, value)
-  }
+  for (const [name, value] of Object.entries(attributes)) if (value !== false) element.setAttribute(name, value === true ? '' : value)
   element.append(...children)
   return element
 }
@@ -24,22 +21,24 @@ export function button(text: string, onClick: () => void, label?: string): HTMLB
   return made
 }
 
-/** A labelled text field (`name` is what `field` reads back). */
-export const input = (label: string, name: string, attributes: Readonly<Record<string, string>> = {}) =>
-  h('label', {}, label, h('input', { name, autocomplete: 'off', ...attributes }))
+/** A paragraph that shows a refusal, beside the control that made it. */
+export const alert = (id: string) => h('p', { class: 'error', id, role: 'alert' })
+export const fieldset = (legend: string, ...children: Child[]) => h('fieldset', {}, h('legend', {}, legend), ...children)
+
+/** Labelled text fields, each 'label|name|size|placeholder' (the placeholder optional). */
+export const inputs = (fields: readonly string[], more: Readonly<Record<string, string>> = {}) =>
+  fields.map((spec) => {
+    const [label = '', name = '', size = '', placeholder = ''] = spec.split('|')
+    return h('label', {}, label, h('input', { name, size, placeholder, autocomplete: 'off', ...more }))
+  })
 
 /** A labelled select of `options` (text, or [value, text]). */
-export const select = (label: string, name: string, options: readonly (string | readonly [string, string])[]) =>
-  h(
-    'label',
-    {},
-    label,
-    h(
-      'select',
-      { name },
-      ...options.map((option) => (typeof option === 'string' ? h('option', {}, option) : h('option', { value: option[0] }, option[1]))),
-    ),
+export function select(label: string, name: string, options: readonly (string | readonly [string, string])[]): HTMLLabelElement {
+  const choices = options.map((option) =>
+    typeof option === 'string' ? h('option', {}, option) : h('option', { value: option[0] }, option[1]),
   )
+  return h('label', {}, label, h('select', { name }, ...choices))
+}
 
 /** A form whose submit runs `onSubmit` (the page is not reloaded). */
 export function form(attributes: Readonly<Record<string, string>>, onSubmit: (form: HTMLFormElement) => void, ...children: Child[]) {
@@ -55,11 +54,6 @@ export function form(attributes: Readonly<Record<string, string>>, onSubmit: (fo
 export const field = (form: HTMLFormElement, name: string) =>
   ((form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '').trim()
 
-/** A table row of text cells. */
-export function row(cells: readonly unknown[]): HTMLTableRowElement {
-  return h('tr', {}, ...cells.map((value) => h('td', {}, value === undefined || value === null ? '' : String(value))))
-}
-
 /** A table with an accessible name and its column headers; returns the table and its body. */
 export function table(name: string, columns: readonly string[], id: string): { table: HTMLTableElement; body: HTMLTableSectionElement } {
   const body = h('tbody', { id })
@@ -67,7 +61,10 @@ export function table(name: string, columns: readonly string[], id: string): { t
   return { table: h('table', { 'aria-label': name }, head, body), body }
 }
 
+/** A table row of text cells. */
+export const row = (cells: readonly unknown[]) =>
+  h('tr', {}, ...cells.map((value) => h('td', {}, value === undefined || value === null ? '' : String(value))))
+
 /** A section with a heading that names it (a region landmark for screen readers). */
-export function section(id: string, title: string, ...children: Child[]): HTMLElement {
-  return h('section', { id, 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), ...children)
-}
+export const section = (id: string, title: string, ...children: Child[]) =>
+  h('section', { id, 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, title), ...children)

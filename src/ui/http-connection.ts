@@ -6,17 +6,15 @@ import type { PanelConnection, PanelEvent } from './connection.js'
 /** How long to wait before reconnecting, growing to a few seconds while the server stays away. */
 const RETRY_MS = [250, 500, 1000, 2000, 4000]
 
-/** Reads `text/event-stream` chunks into events. */
+/** Reads `text/event-stream` chunks into events: `event: <name>` and `data: <JSON>` lines, a blank line after each. */
 function eventParser(onEvent: (event: PanelEvent) => void): (chunk: string) => void {
   let buffer = ''
   return (chunk) => {
-    buffer += chunk
-    for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const lines = block.split('\n')
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message'
+    const blocks = (buffer + chunk).split('\n\n')
+    buffer = blocks.pop() ?? ''
+    for (const lines of blocks.map((block) => block.split('\n'))) {
       const data = lines.flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : [])).join('')
+      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message'
       if (data !== '') onEvent({ event, data: parseExactJson(data) })
     }
   }
@@ -24,8 +22,8 @@ function eventParser(onEvent: (event: PanelEvent) => void): (chunk: string) => v
 
 /**
  * The panel's connection to the server it is served by: the admin API, and
- * `GET /__sim/events` read with fetch (not EventSource, which cannot send the
- * session and token headers), reconnecting by itself when it drops.
+ * `GET /__sim/events` read with fetch (EventSource cannot send the session
+ * and token headers), reconnecting by itself when it drops.
  */
 export function httpConnection(origin: string, token: () => string | undefined): PanelConnection {
   return {
@@ -33,19 +31,17 @@ export function httpConnection(origin: string, token: () => string | undefined):
     sessionsAlways: true,
     follow(session, onEvent, onStatus) {
       const stop = new AbortController()
-      const headers: Record<string, string> = session === '' ? {} : { [SESSION_HEADER]: session }
+      const headers = (key = token()): Record<string, string> => ({
+        ...(session === '' ? {} : { [SESSION_HEADER]: session }),
+        ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
+      })
       void (async () => {
         for (let attempt = 0; !stop.signal.aborted; ) {
           try {
-            const key = token()
-            const response = await fetch(`${origin}/__sim/events`, {
-              headers: key === undefined ? headers : { ...headers, Authorization: `Bearer ${key}` },
-              signal: stop.signal,
-            })
+            const response = await fetch(`${origin}/__sim/events`, { headers: headers(), signal: stop.signal })
             if (response.status === 401) return onStatus('unauthorized')
             if (!response.ok || response.body === null) throw new Error(`HTTP ${response.status}`)
-            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-            const feed = eventParser(onEvent)
+            const [reader, feed] = [response.body.pipeThrough(new TextDecoderStream()).getReader(), eventParser(onEvent)]
             onStatus('live')
             attempt = 0
             for (let read = await reader.read(); !read.done; read = await reader.read()) feed(read.value)

@@ -1,37 +1,40 @@
 import type * as v from 'valibot'
 import { parseExactJson, stringifyExactJson } from '../exact-json.js'
 import { SESSION_HEADER } from '../simulator/sessions.js'
-import type { AdminOperation } from './admin-operation.js'
+import type { AdminOperation, SchemaRef, Schemas } from './admin-operation.js'
 import { ADMIN_OPERATIONS, type AdminOperations, type TransportOperationId } from './admin-table.js'
 
 type Id = string | number | bigint
-type PathParams<P> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never
-type BodyOf<O> = O extends { body: { schema: infer S extends v.GenericSchema; required: infer R } }
+type Params<P> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | Params<Rest> : never
+/** What a schema the table names reads (`In`) or gives (`Out`); `Name[]`, an array of it. */
+type In<R> = R extends `${infer N extends keyof Schemas}[]`
+  ? v.InferInput<Schemas[N]>[]
+  : R extends keyof Schemas
+    ? v.InferInput<Schemas[R]>
+    : never
+type Out<R> = R extends `${infer N extends keyof Schemas}[]`
+  ? v.InferOutput<Schemas[N]>[]
+  : R extends keyof Schemas
+    ? v.InferOutput<Schemas[R]>
+    : never
+type BodyOf<O> = O extends { body: { schema: infer S extends SchemaRef; required: infer R } }
   ? R extends true
-    ? { body: v.InferInput<S> }
-    : { body?: v.InferInput<S> | null }
+    ? { body: In<S> }
+    : { body?: In<S> | null }
   : unknown
-type QueryOf<O> = O extends { query: infer Q } ? { query?: { [K in keyof Q]?: string | number | bigint } } : unknown
-/** What a call takes: its path's parameters by name, its query and its body, each where the operation has one. */
-type AdminInputOf<O> = { [K in PathParams<O extends { path: infer P } ? P : never>]: Id } & BodyOf<O> & QueryOf<O>
-/** What a call gives: the success's JSON (an int64 beyond 2^53 as a bigint), nothing for a 204. */
-type AdminOutputOf<O> = O extends { status: 204 }
-  ? undefined
-  : O extends { answer: { schema: infer S extends v.GenericSchema } }
-    ? v.InferOutput<S>
-    : unknown
-
-type CallableId = Exclude<keyof AdminOperations, TransportOperationId>
+type QueryOf<O> = O extends { query: infer Q } ? { query?: { [K in keyof Q]?: Id } } : unknown
+/** A call's input: its path's parameters by name, its query and its body, each where the operation has one. */
+type InputOf<O> = { [K in Params<O extends { path: infer P } ? P : never>]: Id } & BodyOf<O> & QueryOf<O>
+/** A call's answer: the success's JSON (an int64 beyond 2^53 as a bigint), nothing for a 204. */
+type OutputOf<O> = O extends { answer: { schema: infer S extends SchemaRef } } ? Out<S> : undefined
 type Call<O> =
   // biome-ignore lint/complexity/noBannedTypes: "an input that needs nothing" is what {} says here.
-  {} extends AdminInputOf<O>
-    ? (input?: AdminInputOf<O>) => Promise<AdminOutputOf<O>>
-    : (input: AdminInputOf<O>) => Promise<AdminOutputOf<O>>
+  {} extends InputOf<O> ? (input?: InputOf<O>) => Promise<OutputOf<O>> : (input: InputOf<O>) => Promise<OutputOf<O>>
 
-/** The admin API, one typed method per operation of the admin table: `await admin.addFault({ body: { operation: 'cancelOrder', kind: 'status' } })`. */
-export type AdminClient = { [K in CallableId]: Call<AdminOperations[K]> }
+/** The admin API, a typed method per operation of the admin table: `await admin.addFault({ body: { operation: 'cancelOrder', kind: 'status' } })`. */
+export type AdminClient = { [K in Exclude<keyof AdminOperations, TransportOperationId>]: Call<AdminOperations[K]> }
 
-/** A refused admin call: the Error body's status, code and message. */
+/** A refused admin call: the Error body's status, code and message (code '' when the answer had no Error body). */
 export class AdminError extends Error {
   override name = 'AdminError'
   constructor(
@@ -43,26 +46,21 @@ export class AdminError extends Error {
   }
 }
 
-/** The parts of a call as a transport sends them. */
-interface AdminRequest {
-  operation: AdminOperation
-  params: Record<string, string>
-  query: Record<string, string>
-  /** The JSON value, undefined for none. */
-  body: unknown
-}
+type Fields = Record<string, string>
+type Send = (call: { operation: AdminOperation; params: Fields; query: Fields; body: unknown }) => Promise<unknown>
 
-/** Builds a client whose every call goes through `send`: over HTTP, or to the table's handlers in process. */
-export function clientOf(send: (request: AdminRequest) => Promise<unknown>): AdminClient {
+/** A client whose every call goes through `send`: over HTTP, or to the table's handlers in process. */
+export function clientOf(send: Send): AdminClient {
   const client: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {}
   for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][]) {
     if (operation.run === undefined) continue
     const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string)
     client[id] = (input = {}) => {
       const query = Object.entries((input['query'] ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined)
+      const params = Object.fromEntries(names.map((name) => [name, String(input[name])]))
       return send({
         operation,
-        params: Object.fromEntries(names.map((name) => [name, String(input[name])])),
+        params,
         query: Object.fromEntries(query.map(([name, value]) => [name, String(value)])),
         body: input['body'],
       })
@@ -95,28 +93,21 @@ export function adminClient(baseUrl: string | URL, options: AdminClientOptions =
   const headers: Record<string, string> = { 'Content-Type': 'application/json' }
   if (options.session !== undefined && options.session !== '') headers[SESSION_HEADER] = options.session
   if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`
-  return clientOf(async ({ operation, params, query, body }) => {
-    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+  const signal = () => (options.timeoutMs === undefined ? null : AbortSignal.timeout(options.timeoutMs))
+  return clientOf(async ({ operation: { method, path }, params, query, body }) => {
     const search = new URLSearchParams(query).toString()
-    const response = await fetch(`${origin}/__sim${path}${search === '' ? '' : `?${search}`}`, {
-      method: operation.method,
-      headers,
-      body: body === undefined ? null : stringifyExactJson(body),
-      ...(options.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(options.timeoutMs) }),
-    })
+    const target = `${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))}${search === '' ? '' : `?${search}`}`
+    const sent = body === undefined ? null : stringifyExactJson(body)
+    const response = await fetch(`${origin}/__sim${target}`, { method, headers, body: sent, signal: signal() })
     const text = await response.text()
-    if (!response.ok) throw refusal(response.status, text)
-    return text === '' ? undefined : parseExactJson(text)
+    if (response.ok) return text === '' ? undefined : parseExactJson(text)
+    let error: { code?: unknown; message?: unknown } = {}
+    try {
+      error = JSON.parse(text)
+    } catch {
+      // Not an Error body: said by the status alone.
+    }
+    if (typeof error.message === 'string') throw new AdminError(response.status, String(error.code ?? ''), error.message)
+    throw new AdminError(response.status, '', `HTTP ${response.status}`)
   })
-}
-
-/** The `AdminError` of a refused answer, from its Error body when it has one. */
-function refusal(status: number, text: string): AdminError {
-  try {
-    const error = JSON.parse(text) as { code?: unknown; message?: unknown }
-    if (typeof error.message === 'string') return new AdminError(status, String(error.code ?? ''), error.message)
-  } catch {
-    // Not an Error body: said by the status alone.
-  }
-  return new AdminError(status, '', `HTTP ${status}`)
 }

@@ -1,16 +1,18 @@
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import { openApiDocument } from '../../contract/openapi-document.js'
-import type { AdminOperation, AnswerDoc, ErrorDoc, FieldDoc, HeaderDoc } from './admin-operation.js'
+import type { AdminOperation, AnswerDoc, ErrorDoc, FieldDoc, HeaderDoc, SchemaRef } from './admin-operation.js'
+import * as fields from './admin-fields.js'
 import * as schemas from './admin-schemas.js'
+import * as pact from './pact-schemas.js'
 import { ADMIN_OPERATIONS } from './admin-table.js'
 import { ADMIN_COMPONENTS, ADMIN_DOCUMENT_HEAD } from './admin-document-parts.js'
-import { Pact, ProviderStateChange, ProviderStateDone } from './pact-operations.js'
 
 type Json = Record<string, unknown>
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
 
-const definitions = { ...schemas, Pact, ProviderStateChange, ProviderStateDone }
+const definitions = { ...schemas, ...pact }
+const named: Record<string, v.GenericSchema> = { ...definitions, ...fields }
 const config: ConversionConfig = {
   target: 'draft-2020-12',
   definitions,
@@ -19,8 +21,10 @@ const config: ConversionConfig = {
   // A schema's JSON Schema given as is (`openapi` metadata): it replaces what came before it in its pipe.
   overrideAction: ({ valibotAction }) => (valibotAction as { metadata?: { openapi?: Json } }).metadata?.openapi,
 }
-const jsonSchema = (schema: v.GenericSchema): Json => {
-  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, config) as Json
+/** The JSON Schema of a schema the table names: `Name[]` an array of it. */
+function jsonSchema(name: SchemaRef): Json {
+  if (name.endsWith('[]')) return { type: 'array', items: jsonSchema(name.slice(0, -2) as SchemaRef) }
+  const { $schema: _, $defs: __, ...rest } = toJsonSchema(named[name] as v.GenericSchema, config) as Json
   return rest
 }
 
@@ -74,7 +78,7 @@ function answer(doc: AnswerDoc): Json {
 function error(doc: ErrorDoc): Json {
   if (doc === 'InvalidOrderId' || doc === 'OrderNotFound' || doc === 'NotFound') return ref('responses', doc)
   const { description, headers } = typeof doc === 'string' ? { description: doc, headers: undefined } : doc
-  return answer({ description, schema: schemas.ErrorBody, ...(headers === undefined ? {} : { headers }) })
+  return answer({ description, schema: 'ErrorBody', ...(headers === undefined ? {} : { headers }) })
 }
 
 function parameter(name: string, where: 'path' | 'query', doc: FieldDoc | 'OrderId' | 'StaticFile'): Json {
@@ -140,6 +144,25 @@ type Document = typeof ADMIN_DOCUMENT_HEAD & {
 }
 /** The admin document's type: its head and shared components spelled out, its paths and schemas as JSON. */
 export interface AdminOpenApiDocument extends Document {}
+
+/** `{"scenario"?, "seed"?}` for a body that is an object; nothing for another. */
+function bodyShape(name: SchemaRef | undefined): string {
+  const schema = name === undefined ? undefined : named[name]
+  const object = (schema as { pipe?: v.GenericSchema[] } | undefined)?.pipe?.[0] ?? schema
+  const fields = (object as { entries?: Record<string, { type: string }> } | undefined)?.entries
+  if (fields === undefined) return ''
+  return ` {${Object.entries(fields)
+    .map(([name, field]) => `"${name}"${field.type === 'optional' ? '?' : ''}`)
+    .join(', ')}}`
+}
+
+/** What `GET /__sim` lists: a line per operation, its body's fields when it takes an object. */
+export function endpointLines(): string[] {
+  const operations = Object.values(ADMIN_OPERATIONS) as AdminOperation[]
+  return operations.map(
+    (operation) => `${operation.method} /__sim${operation.path}${bodyShape(operation.body?.schema)} (${operation.summary})`,
+  )
+}
 
 /**
  * The admin API's OpenAPI 3.1 document, made from the admin table: what

@@ -1,9 +1,19 @@
-import type * as v from 'valibot'
+import type * as fields from './admin-fields.js'
+import type * as admin from './admin-schemas.js'
+import type * as pact from './pact-schemas.js'
 import type { SimulatorCore, SimulatorView } from '../simulator/types.js'
 import type { ScenarioCatalog } from './scenario-catalog.js'
 
 type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-type Schema = v.GenericSchema
+type Components = typeof admin & typeof pact
+/** The schemas an operation names: the document's components (admin-schemas.ts, pact-schemas.ts) and fields (admin-fields.ts). */
+export type Schemas = Components & typeof fields
+/**
+ * A schema by name, `Name[]` for an array of it: names, not the valibot schemas themselves, so that
+ * the router, the client and the in-page panel load none of valibot; only the document reads them.
+ */
+export type SchemaRef = keyof Schemas | `${keyof Components}[]`
+type Schema = SchemaRef
 
 /** A header a documented answer carries: one of the document's shared ones, or its own. */
 export type HeaderDoc = 'Location' | 'Retry-After' | { description: string; pattern: string }

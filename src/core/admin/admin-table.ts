@@ -1,4 +1,3 @@
-import type * as v from 'valibot'
 import { stringifyExactJson } from '../exact-json.js'
 import type { AdminInput, AdminOperation } from './admin-operation.js'
 import { CONTROL_OPERATIONS } from './control-operations.js'
@@ -46,23 +45,6 @@ const patterns = entries
 export function allowedMethods(path: string): string | undefined {
   const methods = patterns.filter(({ pattern }) => pattern.test(path)).map(({ method }) => method)
   return methods.length === 0 ? undefined : methods.join(', ')
-}
-
-/** `{"scenario"?, "seed"?}` for a body that is an object; nothing for another. */
-function bodyShape(schema: v.GenericSchema | undefined): string {
-  const object = (schema as { pipe?: v.GenericSchema[] } | undefined)?.pipe?.[0] ?? schema
-  const fields = (object as { entries?: Record<string, { type: string }> } | undefined)?.entries
-  if (fields === undefined) return ''
-  return ` {${Object.entries(fields)
-    .map(([name, field]) => `"${name}"${field.type === 'optional' ? '?' : ''}`)
-    .join(', ')}}`
-}
-
-/** What `GET /__sim` lists: a line per operation, its body's fields when it takes an object. */
-export function endpointLines(): string[] {
-  return entries.map(
-    ([, operation]) => `${operation.method} /__sim${operation.path}${bodyShape(operation.body?.schema)} (${operation.summary})`,
-  )
 }
 
 /** An operation's answer, ready to send: the success's status, headers and JSON text (none for a 204). */

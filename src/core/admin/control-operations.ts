@@ -1,15 +1,14 @@
 // Misbehaviour on purpose: faults, latency, rate limit. Bodies go to the view as they came: it checks them as any in-process input.
-import * as v from 'valibot'
+import type { SchemaRef } from './admin-operation.js'
 import type { FaultInput as FaultInputValue } from '../controls/faults.js'
 import type { LatencySettings } from '../controls/latency.js'
 import type { RateLimit as RateLimitValue } from '../controls/rate-limit.js'
 import type { SimulatorView } from '../simulator/types.js'
 import { removedOr404 } from './admin-input.js'
 import { operation } from './admin-operation.js'
-import { Fault, FaultInput, Latency, LatencyInput, RateLimit, RateLimitInput } from './admin-schemas.js'
 
 /** `GET` a setting, and `PUT` a new one (a body of `null`, or none, turns it off). */
-function setting<S extends v.GenericSchema, I extends v.GenericSchema>(
+function setting<S extends SchemaRef, I extends SchemaRef>(
   path: string,
   what: { name: string; it: string; read: string; schema: S; input: I; hint: string },
   read: (view: SimulatorView) => unknown,
@@ -48,8 +47,8 @@ const [getLatency, setLatency] = setting(
     name: 'latency',
     it: 'latency',
     read: 'Ranges in ms by operation (default for the others), or null for none.',
-    schema: Latency,
-    input: LatencyInput,
+    schema: 'Latency',
+    input: 'LatencyInput',
     hint: 'Send JSON such as "50-400" (a string, quotes included), 50, {"min": 50, "max": 400}, or null to turn latency off.',
   },
   (view) => view.latency(),
@@ -61,8 +60,8 @@ const [getRateLimit, setRateLimit] = setting(
     name: 'rate limit',
     it: 'it',
     read: 'The rate limit, or null for none.',
-    schema: RateLimit,
-    input: RateLimitInput,
+    schema: 'RateLimit',
+    input: 'RateLimitInput',
     hint: 'Send JSON such as "100/60s" (a string, quotes included), {"limit": 100, "windowSeconds": 60}, or null to turn it off.',
   },
   (view) => view.rateLimit(),
@@ -76,7 +75,7 @@ export const CONTROL_OPERATIONS = {
     tag: 'controls',
     summary: 'The faults in force, in the order they were added',
     status: 200,
-    answer: { description: 'The faults.', schema: v.array(Fault) },
+    answer: { description: 'The faults.', schema: 'Fault[]' },
     run: ({ view }) => view.faults(),
   }),
   addFault: operation({
@@ -84,9 +83,9 @@ export const CONTROL_OPERATIONS = {
     path: '/faults',
     tag: 'controls',
     summary: 'Add a fault',
-    body: { schema: FaultInput, required: true },
+    body: { schema: 'FaultInput', required: true },
     status: 201,
-    answer: { description: 'The fault, with its id.', schema: Fault },
+    answer: { description: 'The fault, with its id.', schema: 'Fault' },
     errors: { 400: 'invalid_request: the fault is not valid (the message names the field), or 100 faults are in force already.' },
     run: ({ view, body }) => view.addFault(body as FaultInputValue),
   }),
@@ -106,7 +105,7 @@ export const CONTROL_OPERATIONS = {
     summary: 'Remove one fault',
     params: {
       faultId: {
-        schema: v.pipe(v.string(), v.metadata({ openapi: { type: 'integer', minimum: 1 } })),
+        schema: 'FaultId',
         description: "The id the fault was given. Anything that is no fault's id is a 404.",
       },
     },

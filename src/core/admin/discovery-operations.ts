@@ -1,28 +1,8 @@
 // What the admin API offers, and the pages it serves: answered by the transport itself (files, a stream, this table's own views).
-import * as v from 'valibot'
 import { operation } from './admin-operation.js'
-import { Endpoints, Redirect } from './admin-schemas.js'
 
 const FILE = { description: 'The file.', media: ['text/javascript', 'text/css', 'text/html'] }
 const HTML = ['text/html']
-const Document = v.pipe(
-  v.looseObject({
-    openapi: v.pipe(v.string(), v.regex(/^3\.1\.[0-9]+$/)),
-    info: v.looseObject({ title: v.string(), version: v.string() }),
-  }),
-  v.metadata({
-    openapi: {
-      type: 'object',
-      required: ['openapi', 'info', 'paths'],
-      properties: {
-        openapi: { type: 'string', pattern: '^3\\.1\\.[0-9]+$' },
-        info: { type: 'object', required: ['title', 'version'] },
-        paths: { type: 'object', required: ['/__sim/openapi.json'] },
-      },
-    },
-  }),
-)
-
 export const DISCOVERY_OPERATIONS = {
   listAdminEndpoints: operation({
     method: 'GET',
@@ -32,7 +12,7 @@ export const DISCOVERY_OPERATIONS = {
     description:
       'A line per endpoint for a human or a script. A browser (Accept preferring text/html) is sent to the panel instead, without the token.',
     status: 200,
-    answer: { description: 'The endpoints.', schema: Endpoints },
+    answer: { description: 'The endpoints.', schema: 'Endpoints' },
     others: {
       302: { description: 'A browser asked: it is sent to the panel at /__sim/.', media: HTML, headers: { Location: 'Location' } },
     },
@@ -44,7 +24,7 @@ export const DISCOVERY_OPERATIONS = {
     summary: 'This document',
     description: "The admin API's own OpenAPI 3.1 document, as shipped in the package (petstore-orders-simulator/admin-openapi.json).",
     status: 200,
-    answer: { description: 'The document.', schema: Document },
+    answer: { description: 'The document.', schema: 'AdminDocument' },
   }),
   streamEvents: operation({
     method: 'GET',
@@ -102,7 +82,7 @@ export const DISCOVERY_OPERATIONS = {
     description:
       'Redirects to /__sim/demo/, whose relative URLs need the trailing slash: HTML for a browser, JSON naming the new address for anyone else.',
     status: 301,
-    answer: { description: 'The demo page lives at /__sim/demo/.', schema: Redirect, media: HTML, headers: { Location: 'Location' } },
+    answer: { description: 'The demo page lives at /__sim/demo/.', schema: 'Redirect', media: HTML, headers: { Location: 'Location' } },
   }),
   getDemo: operation({
     method: 'GET',

@@ -1,5 +1,4 @@
 // Orders one at a time, and the simulated clock: live changes that bypass the API's rules and its journal.
-import * as v from 'valibot'
 import { ApiError, orderNotFound } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import type { Duration as ClockDuration } from '../lifecycle/duration.js'
@@ -7,7 +6,6 @@ import type { NewOrder as NewOrderInput, Order, OrderPatch as OrderPatchInput } 
 import { quote } from '../quote-value.js'
 import { objectBody, orderIdParam } from './admin-input.js'
 import { operation } from './admin-operation.js'
-import { AdminOrder, Clock, ClockAdvance, NewOrder, OrderPatch } from './admin-schemas.js'
 
 // Bodies are passed to the view as they came: it checks them as it checks any in-process input.
 const BODY_400 =
@@ -20,7 +18,7 @@ export const ORDER_OPERATIONS = {
     tag: 'orders',
     summary: 'Every order, status included, in list order',
     status: 200,
-    answer: { description: 'The orders.', schema: v.array(AdminOrder) },
+    answer: { description: 'The orders.', schema: 'AdminOrder[]' },
     run: ({ view }) => view.orders(),
   }),
   addOrder: operation({
@@ -29,11 +27,11 @@ export const ORDER_OPERATIONS = {
     tag: 'orders',
     summary: 'Add an order',
     description: 'Without an id the order gets the next free one (one past the largest); without a status it is pending.',
-    body: { schema: NewOrder, required: true },
+    body: { schema: 'NewOrder', required: true },
     status: 201,
     answer: {
       description: 'The order as added.',
-      schema: AdminOrder,
+      schema: 'AdminOrder',
       headers: { Location: { description: 'Where the order can be read: /__sim/orders/{id}.', pattern: '^/__sim/orders/-?[0-9]+$' } },
     },
     errors: {
@@ -50,7 +48,7 @@ export const ORDER_OPERATIONS = {
     summary: 'One order, status included',
     params: { orderId: 'OrderId' },
     status: 200,
-    answer: { description: 'The order.', schema: AdminOrder },
+    answer: { description: 'The order.', schema: 'AdminOrder' },
     errors: { 400: 'InvalidOrderId', 404: 'OrderNotFound' },
     run: ({ view, params }) => {
       const id = orderIdParam(params)
@@ -66,9 +64,9 @@ export const ORDER_OPERATIONS = {
     summary: 'Change an order',
     description: "Bypasses the API's rules: a shipped order can be set back to pending. null removes an optional field.",
     params: { orderId: 'OrderId' },
-    body: { schema: OrderPatch, required: true },
+    body: { schema: 'OrderPatch', required: true },
     status: 200,
-    answer: { description: 'The order after the change.', schema: AdminOrder },
+    answer: { description: 'The order after the change.', schema: 'AdminOrder' },
     errors: { 400: `invalid_order_id (the path id is not an int64) or invalid_request (${BODY_400}).`, 404: 'OrderNotFound' },
     run: ({ view, params, body }) => view.updateOrder(orderIdParam(params), body as OrderPatchInput),
   }),
@@ -89,7 +87,7 @@ export const ORDER_OPERATIONS = {
     tag: 'clock',
     summary: 'The simulated clock and the transitions to come',
     status: 200,
-    answer: { description: 'The clock.', schema: Clock },
+    answer: { description: 'The clock.', schema: 'Clock' },
     run: ({ view }) => view.clock(),
   }),
   advanceClock: operation({
@@ -98,9 +96,9 @@ export const ORDER_OPERATIONS = {
     tag: 'clock',
     summary: 'Advance the simulated clock',
     description: 'Every lifecycle transition that falls due is applied before the answer.',
-    body: { schema: ClockAdvance, required: true },
+    body: { schema: 'ClockAdvance', required: true },
     status: 200,
-    answer: { description: 'The clock after the transitions that fell due were applied.', schema: Clock },
+    answer: { description: 'The clock after the transitions that fell due were applied.', schema: 'Clock' },
     errors: { 400: 'invalid_request naming advance (not a duration from 0 to 24 h), or a body that is not a JSON object.' },
     run: ({ view, body }) => {
       const fields = objectBody(body)

@@ -1,5 +1,4 @@
 // A pact of the state's requests, and Pact's state changes: what a provider team's verification needs.
-import * as v from 'valibot'
 import { invalidRequest } from '../api-error.js'
 import { pactJson } from '../pact/pact-json.js'
 import type { PactDocument } from '../pact/pact-document.js'
@@ -7,56 +6,8 @@ import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange as StateChange } from '../pact/provider-states.js'
 import { quote } from '../quote-value.js'
 import { operation } from './admin-operation.js'
-import { Int64Input, PacticipantName } from './admin-schemas.js'
 
 const PACT_QUERY = ['consumer', 'provider']
-const strings = v.record(v.string(), v.array(v.string()))
-const named = v.object({ name: PacticipantName })
-
-export const ProviderStateChange = v.object({
-  state: v.pipe(
-    v.string(),
-    v.description(
-      'order {id} is pending | order {id} is shipped | order {id} is cancelled | order {id} does not exist | the key is not accepted',
-    ),
-    v.examples(['order 1 is pending']),
-  ),
-  params: v.optional(v.object({ id: v.optional(Int64Input) })),
-  action: v.optional(v.picklist(['setup', 'teardown']), 'setup'),
-})
-export const ProviderStateDone = v.strictObject({ state: v.string(), action: v.picklist(['setup', 'teardown']) })
-
-const interaction = v.strictObject({
-  type: v.literal('Synchronous/HTTP'),
-  description: v.string(),
-  providerStates: v.optional(v.array(v.object({ name: v.string(), params: v.optional(v.record(v.string(), v.unknown())) }))),
-  request: v.strictObject({ method: v.string(), path: v.string(), query: v.optional(strings), headers: v.optional(strings) }),
-  response: v.strictObject({
-    status: v.pipe(v.number(), v.integer()),
-    headers: v.optional(strings),
-    body: v.optional(v.object({ content: v.unknown(), contentType: v.string(), encoded: v.literal(false) })),
-    matchingRules: v.optional(
-      v.record(
-        v.string(),
-        v.record(v.string(), v.object({ combine: v.literal('AND'), matchers: v.array(v.looseObject({ match: v.unknown() })) })),
-      ),
-    ),
-  }),
-})
-export const Pact = v.pipe(
-  v.strictObject({
-    consumer: named,
-    provider: named,
-    interactions: v.array(interaction),
-    metadata: v.object({
-      pactSpecification: v.object({ version: v.literal('4.0') }),
-      'petstore-orders-simulator': v.optional(
-        v.object({ interactionsLeftOut: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))) }),
-      ),
-    }),
-  }),
-  v.description('A Pact file of specification v4 with HTTP interactions.'),
-)
 
 export const PACT_OPERATIONS = {
   getPact: operation({
@@ -68,14 +19,14 @@ export const PACT_OPERATIONS = {
       "One interaction per distinct provider state, request and response, oldest first; only what the service's rules answered (no fault, Prefer or rate limit), nothing that changes from run to run. Paths are under the API's base (/store/orders), so a verifier's provider URL ends with /v1. DELETE /__sim/requests does not empty it.",
     query: {
       consumer: {
-        schema: PacticipantName,
+        schema: 'PacticipantName',
         required: true,
         description: "The consuming app's name: 1 to 64 letters, digits, '.', '_' or '-'.",
       },
-      provider: { schema: PacticipantName, description: "The provider's name (default petstore-orders-service), as the consumer." },
+      provider: { schema: 'PacticipantName', description: "The provider's name (default petstore-orders-service), as the consumer." },
     },
     status: 200,
-    answer: { description: 'The pact.', schema: Pact },
+    answer: { description: 'The pact.', schema: 'Pact' },
     errors: {
       400: 'invalid_request naming consumer or provider (missing, or not 1 to 64 of A-Z a-z 0-9 . _ -), an unknown query field, or a bad X-Sim-Session header.',
     },
@@ -95,12 +46,12 @@ export const PACT_OPERATIONS = {
     description:
       "The state-change request of Pact's verifier (providerStatesSetupUrl, with the state in the body). An order state adds or changes that order (a new one gets petId 1, quantity 1, shipDate 2026-01-01T00:00:00.000Z) or removes it, and lifts a key refusal; 'the key is not accepted' refuses every key until a teardown or the next reset. A teardown, or no state (\"\", which the verifier sends around an interaction that names none), lifts the refusal and leaves the orders as they are.",
     body: {
-      schema: ProviderStateChange,
+      schema: 'ProviderStateChange',
       required: true,
       hint: 'Send Pact\'s state change: {"state": "order 1 is pending", "params": {"id": 1}, "action": "setup"}.',
     },
     status: 200,
-    answer: { description: 'The state is set up (or torn down).', schema: ProviderStateDone },
+    answer: { description: 'The state is set up (or torn down).', schema: 'ProviderStateDone' },
     errors: {
       400: 'invalid_request: an unknown state (the message lists the known ones), params.id other than the id the state names, an action other than setup or teardown, or a body that is not a JSON object.',
     },

@@ -1,8 +1,6 @@
 // The sessions: separate states per X-Sim-Session, listed and ended here.
-import * as v from 'valibot'
 import { removedOr404 } from './admin-input.js'
 import { operation } from './admin-operation.js'
-import { Session, SessionId } from './admin-schemas.js'
 
 export const SESSION_OPERATIONS = {
   listSessions: operation({
@@ -12,7 +10,7 @@ export const SESSION_OPERATIONS = {
     summary: 'The live sessions',
     description: 'Least recently used first. Sessions are bounded in number (the least recently used go first) and dropped when idle.',
     status: 200,
-    answer: { description: 'The sessions.', schema: v.array(Session) },
+    answer: { description: 'The sessions.', schema: 'Session[]' },
     run: ({ sim }) => sim.sessions(),
   }),
   endSession: operation({
@@ -20,7 +18,7 @@ export const SESSION_OPERATIONS = {
     path: '/sessions/{sessionId}',
     tag: 'sessions',
     summary: 'End a session',
-    params: { sessionId: { schema: SessionId } },
+    params: { sessionId: { schema: 'SessionId' } },
     status: 204,
     answer: { description: 'The session is gone.' },
     errors: { 404: 'not_found: no live session has that id.' },

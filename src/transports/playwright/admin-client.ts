@@ -5,50 +5,42 @@ import { ADMIN_OPERATIONS } from '../../core/admin/admin-table.js'
 /** Longer than any latency a test sets on purpose, short enough that a stuck server fails the test with a reason. */
 const ADMIN_TIMEOUT_MS = 15_000
 
-/** Why a call failed, told as a test's setup problem: nothing answers, a token is missing, this is not the simulator. */
+/** Why a call failed, as the test's setup problem it is: nothing answers, a token is missing, this is not the simulator. */
 function explain(origin: string, call: string, error: unknown): Error {
-  let explained: Error
+  if (error instanceof AdminError && error.status !== 401 && error.status !== 404 && error.code !== '')
+    return new Error(`The simulator at ${origin} refused ${call}: ${error.message}`)
+  let message: string
   if (error instanceof DOMException && error.name === 'TimeoutError') {
-    explained = new Error(`The simulator at ${origin} did not answer ${call} within ${ADMIN_TIMEOUT_MS / 1000} s.`)
+    message = `The simulator at ${origin} did not answer ${call} within ${ADMIN_TIMEOUT_MS / 1000} s.`
   } else if (!(error instanceof AdminError)) {
     const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
-    const port = new URL(origin).port || '80'
-    explained = new Error(
+    message =
       `No simulator answers at ${origin}${typeof code === 'string' ? ` (${code})` : ''}: start one before the tests, with ` +
-        `webServer: { command: 'npx petstore-sim --port ${port}', url: '${origin}/__sim' } in playwright.config.ts, ` +
-        `or set simulatorUrl to where yours listens, or use simulatorMode: 'route' to need no server.`,
-    )
+      `webServer: { command: 'npx petstore-sim --port ${new URL(origin).port || '80'}', url: '${origin}/__sim' } in playwright.config.ts, ` +
+      `or set simulatorUrl to where yours listens, or use simulatorMode: 'route' to need no server.`
   } else if (error.status === 401) {
-    explained = new Error(
-      `The simulator at ${origin} requires its admin token: set simulatorAdminToken in test.use() or PETSTORE_SIM_ADMIN_TOKEN. (${error.code === '' ? error.status : error.message})`,
-    )
-  } else if (error.code === '' || error.status === 404) {
-    explained = new Error(
-      `${origin} answered ${call} with ${error.status}${error.code === '' ? '' : ` (${error.message})`}: ` +
-        `is it petstore-sim with its admin API on (no --no-admin)?`,
-    )
+    const why = error.code === '' ? error.status : error.message
+    message = `The simulator at ${origin} requires its admin token: set simulatorAdminToken in test.use() or PETSTORE_SIM_ADMIN_TOKEN. (${why})`
   } else {
-    return new Error(`The simulator at ${origin} refused ${call}: ${error.message}`)
+    const why = error.code === '' ? '' : ` (${error.message})`
+    message = `${origin} answered ${call} with ${error.status}${why}: is it petstore-sim with its admin API on (no --no-admin)?`
   }
+  const explained = new Error(message)
   // A setup to fix, not a bug to trace: the report shows this line alone, without our stack and source.
-  explained.stack = `Error: ${explained.message}`
+  explained.stack = `Error: ${message}`
   return explained
 }
 
 /** The admin client of one session of the simulator at `origin`, each failure told as the test's setup problem it is. */
 export function fixtureAdminClient(origin: string, session: string, token: string | undefined): AdminClient {
-  const client = adminClient(origin, { session, token, timeoutMs: ADMIN_TIMEOUT_MS }) as unknown as Record<
-    string,
-    (input?: Record<string, unknown>) => Promise<unknown>
-  >
-  const explained: typeof client = {}
+  type Call = (input?: Record<string, unknown>) => Promise<unknown>
+  const client = adminClient(origin, { session, token, timeoutMs: ADMIN_TIMEOUT_MS }) as unknown as Record<string, Call>
+  const explained: Record<string, Call> = {}
   for (const [id, call] of Object.entries(client)) {
     const { method, path } = (ADMIN_OPERATIONS as Record<string, AdminOperation>)[id] as AdminOperation
+    const target = (input?: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, name: string) => String(input?.[name]))
     explained[id] = (input) =>
-      call(input).catch((error: unknown) => {
-        const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => String(input?.[name]))
-        throw explain(origin, `${method} /__sim${filled}`, error)
-      })
+      call(input).catch((error: unknown) => Promise.reject(explain(origin, `${method} /__sim${target(input)}`, error)))
   }
   return explained as unknown as AdminClient
 }

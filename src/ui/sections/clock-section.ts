@@ -1,12 +1,12 @@
 // The lifecycle in force, the simulated clock and the transitions to come, and Advance clock.
 import type { PanelContext } from '../connection.js'
 import { describeClock, describeLifecycle, type ShownClock } from '../describe.js'
-import { field, form, h, input, section } from '../dom.js'
+import { alert, field, form, h, inputs, section } from '../dom.js'
 
 export function clockSection(ctx: PanelContext) {
   const lifecycle = h('p', { id: ctx.id('lifecycle-now'), class: 'now' })
   const now = h('p', { id: ctx.id('clock-now'), class: 'now' })
-  const error = h('p', { class: 'error', id: ctx.id('clock-error'), role: 'alert' })
+  const error = alert(ctx.id('clock-error'))
   let clock: ShownClock | null = null
   /** The simulated time less the page's: the clock is real time plus the advances, so it runs on between asks. */
   let aheadMs = 0
@@ -28,21 +28,16 @@ export function clockSection(ctx: PanelContext) {
     const by = field(advanced, 'advance')
     ctx.run(error, () => showClock(ctx.admin().advanceClock({ body: { advance: /^\d+$/.test(by) ? Number(by) : by } })))
   }
-  const element = section(
-    ctx.id('clock-section'),
-    'Clock',
-    lifecycle,
-    now,
-    form(
-      { id: ctx.id('clock-form'), class: 'line' },
-      advance,
-      input('Advance by', 'advance', { value: '30s', size: '8', placeholder: '30s, 5m, 1500' }),
-      h('button', { type: 'submit' }, 'Advance clock'),
-      error,
-    ),
+  const by = inputs(['Advance by|advance|8|30s, 5m, 1500'], { value: '30s' })
+  const advancing = form(
+    { id: ctx.id('clock-form'), class: 'line' },
+    advance,
+    ...by,
+    h('button', { type: 'submit' }, 'Advance clock'),
+    error,
   )
   return {
-    element,
+    element: section(ctx.id('clock-section'), 'Clock', lifecycle, now, advancing),
     tick: render,
     /** A load, reset or change of the orders moves the transitions to come. */
     show(state: { options: { lifecycle?: { min: number; max: number } | null } }): void {

@@ -1,62 +1,32 @@
 // The requests the simulated API answered, newest first, with their filter and Clear.
+import type * as v from 'valibot'
+import type { JournalEntry } from '../../core/admin/admin-schemas.js'
 import type { PanelContext } from '../connection.js'
-import { button, field, h, input, row, section, select, table } from '../dom.js'
+import { alert, button, field, h, inputs, row, section, select, table } from '../dom.js'
 
-export interface ShownEntry {
-  time: string
-  method: string
-  path: string
-  status: number
-  duration: number
-  operation: string | null
-  orderId: number | bigint | null
-}
+export type ShownEntry = v.InferOutput<typeof JournalEntry>
 
-/** The most requests kept: the page's (the server's journal keeps 1000 by default), and the corner panel's. */
+/** The most requests the page keeps (the server's journal keeps 1000 by default), and the corner panel. */
 const KEPT = { page: 5000, compact: 20 }
+const WIDTHS = ['w-time', 'w-method', '', 'w-status', 'w-ms', 'w-operation', 'w-order']
 
 export function requestsSection(ctx: PanelContext) {
   const name = ctx.compact ? 'Last requests' : 'Requests'
-  const columns = ['time', 'method', 'path', 'status', 'ms', 'operation', 'order id']
-  const { table: requests, body } = table(name, columns, ctx.id('requests'))
+  const { table: requests, body } = table(name, ['time', 'method', 'path', 'status', 'ms', 'operation', 'order id'], ctx.id('requests'))
   requests.id = ctx.id('requests-table')
-  requests.prepend(
-    h(
-      'colgroup',
-      {},
-      ...['w-time', 'w-method', '', 'w-status', 'w-ms', 'w-operation', 'w-order'].map((width) => h('col', { class: width })),
-    ),
-  )
-  const error = h('p', { class: 'error', id: ctx.id('requests-error'), role: 'alert' })
+  requests.prepend(h('colgroup', {}, ...WIDTHS.map((width) => h('col', { class: width }))))
+  const error = alert(ctx.id('requests-error'))
+  const clear = button('Clear', () => ctx.run(error, () => ctx.admin().clearRequests()), ctx.compact ? 'Clear requests' : undefined)
+  const operations = select('Operation', 'operation', [['', 'any'], 'listOrders', 'cancelOrder', 'getPetById'])
+  const filter = h('form', { id: ctx.id('requests-filter'), class: 'line' }, operations, ...inputs(['Status|status|4']), clear, error)
   let entries: ShownEntry[] = []
-  const filter = h(
-    'form',
-    { id: ctx.id('requests-filter'), class: 'line' },
-    select('Operation', 'operation', [['', 'any'], 'listOrders', 'cancelOrder', 'getPetById']),
-    input('Status', 'status', { size: '4', inputmode: 'numeric' }),
-    button('Clear', () => ctx.run(error, () => ctx.admin().clearRequests()), ctx.compact ? 'Clear requests' : undefined),
-    error,
-  )
   function render(): void {
     const [operation, status] = [field(filter, 'operation'), field(filter, 'status')]
     const shown = entries.filter(
-      (entry) => (operation === '' || entry.operation === operation) && (status === '' || String(entry.status) === status),
+      (entry) => (operation === '' || entry.operation === operation) && (status === '' || `${entry.status}` === status),
     )
-    body.replaceChildren(
-      ...shown.reverse().map((entry) => {
-        const tr = row([
-          entry.time.slice(11, 23),
-          entry.method,
-          entry.path,
-          entry.status,
-          Math.round(entry.duration),
-          entry.operation,
-          entry.orderId,
-        ])
-        tr.children[2]?.classList.add('path')
-        return tr
-      }),
-    )
+    const cells = (entry: ShownEntry) => [entry.time.slice(11, 23), entry.method, entry.path, entry.status, Math.round(entry.duration)]
+    body.replaceChildren(...shown.reverse().map((entry) => row([...cells(entry), entry.operation, entry.orderId])))
     if (shown.length === 0) body.append(h('tr', {}, h('td', { colspan: '7', class: 'now' }, 'None yet.')))
   }
   filter.addEventListener('input', render)

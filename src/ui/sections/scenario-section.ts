@@ -1,50 +1,35 @@
 // The scenario loaded now, and Apply (another scenario, a seed) and Reset.
+import type * as v from 'valibot'
+import type { State } from '../../core/admin/admin-schemas.js'
 import type { PanelContext } from '../connection.js'
-import { button, field, form, h, input, section } from '../dom.js'
+import { alert, button, field, form, h, inputs, section } from '../dom.js'
 import { numberOr } from './orders-section.js'
 
-export interface ShownState {
-  scenario: string
-  description: string
-  seed: number | null
-  options: { lifecycle?: { min: number; max: number } | null }
-  orders: never[]
-}
+export type ShownState = v.InferOutput<typeof State>
 
 export function scenarioSection(ctx: PanelContext) {
   const choice = h('select', { id: ctx.id('scenario'), name: 'scenario' })
   const now = h('p', { id: ctx.id('scenario-now'), class: 'now' })
-  const error = h('p', { class: 'error', id: ctx.id('scenario-error'), role: 'alert' })
+  const error = alert(ctx.id('scenario-error'))
   const apply = (applied: HTMLFormElement) => {
     const seed = field(applied, 'seed')
     const body = { scenario: choice.value, ...(seed === '' ? {} : { seed: numberOr(seed) }) }
     ctx.run(error, () => ctx.admin().reset({ body: body as never }))
   }
-  const element = section(
-    ctx.id('scenario-section'),
-    'Scenario',
-    now,
-    form(
-      { id: ctx.id('scenario-form'), class: 'line' },
-      apply,
-      h('label', {}, 'Scenario to load', choice),
-      input('Seed', 'seed', { id: ctx.id('seed'), inputmode: 'numeric', placeholder: "the scenario's", size: '10' }),
-      h('button', { type: 'submit' }, 'Apply'),
-      button('Reset', () => ctx.run(error, () => ctx.admin().reset({ body: {} }))),
-      error,
-    ),
-  )
+  const seed = inputs(["Seed|seed|10|the scenario's"], { inputmode: 'numeric' })
+  const reset = button('Reset', () => ctx.run(error, () => ctx.admin().reset({ body: {} })))
+  const applying = form({ id: ctx.id('scenario-form'), class: 'line' }, apply, h('label', {}, 'Scenario to load', choice), ...seed)
+  applying.append(h('button', { type: 'submit' }, 'Apply'), reset, error)
+  /** The scenarios a reset may name, the current one chosen. */
+  async function load(): Promise<void> {
+    const list = await ctx.admin().listScenarios()
+    const label = (name: string, builtin: boolean) => (builtin ? name : `${name} (the server's file)`)
+    choice.replaceChildren(...list.map(({ name, builtin }) => h('option', { value: name }, label(name, builtin))))
+    choice.value = list.find((scenario) => scenario.current)?.name ?? ''
+  }
   return {
-    element,
-    /** The scenarios a reset may name, the current one chosen. */
-    load: () =>
-      ctx.run(error, async () => {
-        const list = await ctx.admin().listScenarios()
-        choice.replaceChildren(
-          ...list.map(({ name, builtin }) => h('option', { value: name }, builtin ? name : `${name} (the server's file)`)),
-        )
-        choice.value = list.find((scenario) => scenario.current)?.name ?? ''
-      }),
+    element: section(ctx.id('scenario-section'), 'Scenario', now, applying),
+    load: () => ctx.run(error, load),
     show(state: ShownState): void {
       now.textContent = `Now: ${state.scenario} (${state.description})${state.seed === null ? '' : `, seed ${state.seed}`}.`
       // Left alone while someone is choosing.

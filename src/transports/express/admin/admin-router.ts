@@ -4,20 +4,14 @@ import { unauthorized } from '../../../core/bearer-auth.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
-import { adminOpenApiDocument } from '../../../core/admin/admin-document.js'
+import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-document.js'
 import { adminFallback } from './admin-fallback.js'
 import { sendJson } from './admin-json.js'
 import { operationRoute } from './operation-route.js'
 import { availableScenarios } from '../../../core/admin/scenario-catalog.js'
 import { failAdmin } from '../../../core/admin/admin-input.js'
 import type { AdminOperation } from '../../../core/admin/admin-operation.js'
-import {
-  ADMIN_OPERATIONS,
-  type AdminOperationId,
-  endpointLines,
-  routePath,
-  type TransportOperationId,
-} from '../../../core/admin/admin-table.js'
+import { ADMIN_OPERATIONS, type AdminOperationId, routePath, type TransportOperationId } from '../../../core/admin/admin-table.js'
 import type { DISCOVERY_OPERATIONS } from '../../../core/admin/discovery-operations.js'
 import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
