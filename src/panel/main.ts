@@ -14,14 +14,9 @@ const useToken = () => {
   tokenForm.hidden = true
   panel.start()
 }
-const hint = h('p', { class: 'hint' }, 'This server requires its admin token. It is kept for this tab only.')
-const tokenForm = form(
-  { id: 'token-form' },
-  useToken,
-  h('label', {}, 'Admin token', tokenInput),
-  h('button', { type: 'submit' }, 'Use token'),
-  hint,
-)
+const tokenLabel = h('label', {}, 'Admin token', tokenInput)
+const tokenForm = form({ id: 'token-form' }, useToken, tokenLabel, h('button', { type: 'submit' }, 'Use token'))
+tokenForm.append(h('p', { class: 'hint' }, 'This server requires its admin token. It is kept for this tab only.'))
 tokenForm.hidden = true
 const askToken = () => {
   if (!tokenForm.hidden) return
@@ -43,9 +38,6 @@ const panel = createPanel(
 )
 const { scenario, clock, orders, misbehaviour, requests } = panel.sections
 const header = h('header', {}, h('h1', {}, 'Petstore simulator'), banner, panel.sessions)
-document.body.append(
-  header,
-  tokenForm,
-  h('main', {}, scenario.element, clock.element, orders.element, misbehaviour.element, requests.element),
-)
+const main = h('main', {}, scenario.element, clock.element, orders.element, misbehaviour.element, requests.element)
+document.body.append(header, tokenForm, main)
 panel.start()

@@ -6,27 +6,24 @@ import { ADMIN_OPERATIONS, type AdminOperations, type TransportOperationId } fro
 
 type Id = string | number | bigint
 type Params<P> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | Params<Rest> : never
-/** What a schema the table names reads (`In`) or gives (`Out`); `Name[]`, an array of it. */
-type In<R> = R extends `${infer N extends keyof Schemas}[]`
-  ? v.InferInput<Schemas[N]>[]
+/** What a schema the table names reads (`In` true) or gives; `Name[]`, an array of it. */
+type Shape<R, In> = R extends `${infer N extends keyof Schemas}[]`
+  ? Shape<N, In>[]
   : R extends keyof Schemas
-    ? v.InferInput<Schemas[R]>
-    : never
-type Out<R> = R extends `${infer N extends keyof Schemas}[]`
-  ? v.InferOutput<Schemas[N]>[]
-  : R extends keyof Schemas
-    ? v.InferOutput<Schemas[R]>
+    ? In extends true
+      ? v.InferInput<Schemas[R]>
+      : v.InferOutput<Schemas[R]>
     : never
 type BodyOf<O> = O extends { body: { schema: infer S extends SchemaRef; required: infer R } }
   ? R extends true
-    ? { body: In<S> }
-    : { body?: In<S> | null }
+    ? { body: Shape<S, true> }
+    : { body?: Shape<S, true> | null }
   : unknown
 type QueryOf<O> = O extends { query: infer Q } ? { query?: { [K in keyof Q]?: Id } } : unknown
 /** A call's input: its path's parameters by name, its query and its body, each where the operation has one. */
 type InputOf<O> = { [K in Params<O extends { path: infer P } ? P : never>]: Id } & BodyOf<O> & QueryOf<O>
 /** A call's answer: the success's JSON (an int64 beyond 2^53 as a bigint), nothing for a 204. */
-type OutputOf<O> = O extends { answer: { schema: infer S extends SchemaRef } } ? Out<S> : undefined
+type OutputOf<O> = O extends { answer: { schema: infer S extends SchemaRef } } ? Shape<S, false> : undefined
 type Call<O> =
   // biome-ignore lint/complexity/noBannedTypes: "an input that needs nothing" is what {} says here.
   {} extends InputOf<O> ? (input?: InputOf<O>) => Promise<OutputOf<O>> : (input: InputOf<O>) => Promise<OutputOf<O>>
@@ -49,6 +46,8 @@ export class AdminError extends Error {
 type Fields = Record<string, string>
 type Send = (call: { operation: AdminOperation; params: Fields; query: Fields; body: unknown }) => Promise<unknown>
 
+const strings = (pairs: [string, unknown][]) => Object.fromEntries(pairs.map(([name, value]) => [name, String(value)]))
+
 /** A client whose every call goes through `send`: over HTTP, or to the table's handlers in process. */
 export function clientOf(send: Send): AdminClient {
   const client: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {}
@@ -57,13 +56,7 @@ export function clientOf(send: Send): AdminClient {
     const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string)
     client[id] = (input = {}) => {
       const query = Object.entries((input['query'] ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined)
-      const params = Object.fromEntries(names.map((name) => [name, String(input[name])]))
-      return send({
-        operation,
-        params,
-        query: Object.fromEntries(query.map(([name, value]) => [name, String(value)])),
-        body: input['body'],
-      })
+      return send({ operation, params: strings(names.map((name) => [name, input[name]])), query: strings(query), body: input['body'] })
     }
   }
   return client as unknown as AdminClient

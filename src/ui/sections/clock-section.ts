@@ -29,13 +29,8 @@ export function clockSection(ctx: PanelContext) {
     ctx.run(error, () => showClock(ctx.admin().advanceClock({ body: { advance: /^\d+$/.test(by) ? Number(by) : by } })))
   }
   const by = inputs(['Advance by|advance|8|30s, 5m, 1500'], { value: '30s' })
-  const advancing = form(
-    { id: ctx.id('clock-form'), class: 'line' },
-    advance,
-    ...by,
-    h('button', { type: 'submit' }, 'Advance clock'),
-    error,
-  )
+  const advancing = form({ id: ctx.id('clock-form'), class: 'line' }, advance, ...by, h('button', { type: 'submit' }, 'Advance clock'))
+  advancing.append(error)
   return {
     element: section(ctx.id('clock-section'), 'Clock', lifecycle, now, advancing),
     tick: render,

@@ -23,11 +23,8 @@ function newOrder(added: HTMLFormElement): Record<string, unknown> {
 }
 
 export function ordersSection(ctx: PanelContext) {
-  const { table: orders, body } = table(
-    'Orders',
-    ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status', 'actions'],
-    ctx.id('orders'),
-  )
+  const columns = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status', 'actions']
+  const { table: orders, body } = table('Orders', columns, ctx.id('orders'))
   const empty = h('p', { id: ctx.id('orders-empty'), class: 'now', hidden: true }, 'No orders.')
   const [error, addError] = [alert(ctx.id('orders-error')), alert(ctx.id('add-order-error'))]
   const admin = () => ctx.admin()
