@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { PAGE_SCRIPT_OPTIONS } from './page-build.mjs'
-import { measureSnippet } from './snippet-size.mjs'
+import { BUDGET, measureSnippet } from './snippet-size.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const kb = (bytes) => `${(bytes / 1024).toFixed(1).padStart(7)} KB`
@@ -17,7 +17,11 @@ for (const chunk of snippet.chunks) {
     console.log(`  ${kb(bytes)}  ${name}${msw ? ' (msw)' : ''}`)
   }
 }
-console.log(`\nThe simulator besides msw, to start on the default scenario: ${kb(snippet.startup.bytes).trim()} (budget 120 KB)`)
+// In bytes, as test/chunk-size.test.ts checks it: 120 KB is 120,000 bytes (a KB above is 1,024).
+const bytes = (count) => `${count.toLocaleString('en-US')} bytes`
+console.log(
+  `\nThe simulator besides msw, as a page on the default scenario loads it: ${bytes(snippet.startup.bytes)} (budget ${bytes(BUDGET)})`,
+)
 for (const chunk of snippet.lazy) {
   const holds = chunk.packages.map((each) => each.name).join(', ')
   console.log(`  loaded only when needed: ${chunk.file} ${kb(chunk.bytes).trim()} (${holds})`)

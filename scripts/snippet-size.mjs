@@ -10,6 +10,9 @@ import { build, createLogger } from 'vite'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 
+/** The most a page may load of the simulator besides msw, for the default scenario: 120 KB, in bytes. */
+export const BUDGET = 120_000
+
 /** README's snippet, as a reader copies it: the block that starts with `// mocks.ts`. */
 export function readmeSnippet() {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
@@ -73,10 +76,13 @@ async function buildSnippet(folder, external) {
 
 /**
  * Builds README's snippet twice: as an app gets it, and with msw left out,
- * which gives the simulator's own bytes exactly. `startup` is what a page
- * loads to start the simulator on the `default` scenario, without faker's
- * chunk (loaded only for a scenario that generates orders, which `default`
- * does), the state kept across reloads and the in-page panel.
+ * which gives the simulator's own bytes exactly. `startup` is everything a
+ * page loads of the simulator (besides msw) on the `default` scenario: its
+ * chunk and the chunks that imports. The others load only when asked for:
+ * faker's (a scenario generating orders at another seed or count than a
+ * built-in one's; test/browser/demo.browser.test.ts sees a page on the
+ * default scenario never request it), the state kept across reloads, the
+ * in-page panel.
  */
 export async function measureSnippet() {
   const folder = mkdtempSync(join(tmpdir(), 'petstore-snippet-'))

@@ -1,10 +1,12 @@
 import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browser'
-import { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
+import { resolveScenario } from './core/scenario/load-scenario.js'
+import { needsGenerator } from './core/scenario/materialize-orders.js'
 import { lazyGeneration } from './core/scenario/order-generation.js'
-import type { Scenario } from './core/scenario/scenario.js'
 import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
 import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
+// msw is bundled with the page: a missing msw is the bundler's one line (Could not resolve "msw").
+import { bundledMsw } from './transports/msw/bundled-msw.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 import { quote } from './core/quote-value.js'
 
@@ -34,17 +36,22 @@ export interface WorkerSimulator extends Simulator {
   worker: SetupWorker
 }
 
-/** Whether a scenario may generate orders, so that faker's code is worth loading before the simulator is made. */
-function mayGenerate(scenario: string | Scenario): boolean {
-  const raw: unknown = typeof scenario === 'string' ? (BUILTIN_SCENARIOS as Record<string, unknown>)[scenario] : scenario
-  return typeof raw === 'object' && raw !== null && 'generate' in raw
+/** Whether faker's code must be loaded before the simulator is made: its scenario generates orders not made ahead of time. */
+function needsFaker({ scenario = 'default', seed }: SimulatorOptions): boolean {
+  try {
+    return needsGenerator(resolveScenario(scenario).scenario, seed)
+  } catch {
+    // A scenario that does not load: making the simulator says why.
+    return false
+  }
 }
 
 /**
  * Creates a simulator and starts an msw service worker with its handlers, in
  * the browser. Resolves once the worker controls the page, so the app's first
  * request is already answered by the simulator. Faker's code, which generates
- * orders, is loaded only when a scenario generates them.
+ * orders, is loaded only when a scenario generates them at a seed other than
+ * a built-in scenario's own (those orders are made ahead of time).
  *
  * @example
  * if (import.meta.env.DEV) {
@@ -65,8 +72,8 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   const persistence = persist === 'session' ? await import('./transports/browser/session-persistence.js') : undefined
   const restoring = persistence?.restoredOptions(simulatorOptions)
   const make = async (from: SimulatorOptions) => {
-    if (mayGenerate(from.scenario ?? 'default')) await generation.load()
-    return buildSimulator(from, generation)
+    if (needsFaker(from)) await generation.load()
+    return buildSimulator(from, generation, bundledMsw)
   }
   let sim = await make(restoring?.options ?? simulatorOptions)
   if (persistence !== undefined && restoring?.stored !== undefined) {
@@ -110,7 +117,7 @@ export async function mountDevtools(sim: SimulatorCore, options?: DevtoolsOption
   return devtools.mountDevtools(sim, options)
 }
 
-export { createSimulator } from './transports/msw/msw-simulator.js'
+export { createBundledSimulator as createSimulator } from './transports/msw/bundled-simulator.js'
 export type { Simulator } from './transports/msw/build-simulator.js'
 export type { SimulatorOptions } from './core/simulator/types.js'
 export { ErrorCode } from './core/error-codes.js'

@@ -2,6 +2,7 @@ import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-opti
 import { helpText } from './cli/flags.js'
 import { verifyMain } from './cli/verify/verify-main.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
+import { internalsOf } from './core/simulator/internals.js'
 import { systemErrorCode } from './core/system-error-code.js'
 import { packageVersion } from './transports/node/package-root.js'
 import { isLoopbackBind, startSimulatorServer, type RunningSimulator } from './transports/standalone/start-server.js'
@@ -97,7 +98,12 @@ async function main(): Promise<void> {
   const { scenario, apiKeys } = running.sim.state()
   // The token is printed only when the server made it: one the operator chose stays off the screen.
   const madeToken = running.adminToken !== null && options.adminToken === undefined ? `, admin token: ${running.adminToken}` : ''
-  process.stdout.write(`Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${madeToken})\n`)
+  const folder = internalsOf(running.sim).folder
+  const files = folder?.list().length ?? 0
+  const scenarios = folder === undefined ? '' : `, scenarios folder: ${folder.dir} (${files} file${files === 1 ? '' : 's'})`
+  process.stdout.write(
+    `Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${scenarios}${madeToken})\n`,
+  )
   if (!isLoopbackBind(host)) {
     process.stderr.write(
       `Warning: listening on ${host}, reachable from other machines. ` +

@@ -29,6 +29,7 @@ export type { ClockState, PendingTransition } from './core/lifecycle/order-lifec
 
 // Scenarios: the built-in ones, and reading your own.
 export type { Scenario } from './core/scenario/scenario.js'
+export type { ExportOptions, SavedScenario, SaveOptions } from './core/simulator/scenario-export.js'
 export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
 export { loadScenarioFile } from './core/scenario/load-scenario.js'
 export { parseScenario } from './core/scenario/parse-scenario.js'

@@ -1,7 +1,10 @@
 import { assertSupportedMsw } from './transports/msw/msw-support.js'
+// Imported, not loaded on first use: Jest's ES module mode can load msw no other way before Node.js 24.9.
+// Without msw, require() of this module says so in one line (cjs/node.cts); import names msw in Node's own line.
 import { setupServer, type SetupServer } from 'msw/node'
 import type { SimulatorOptions } from './core/simulator/types.js'
-import { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+import type { Simulator } from './transports/msw/build-simulator.js'
+import { createBundledSimulator } from './transports/msw/bundled-simulator.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
 // Before anything reaches msw: one clear line if it cannot run here.
@@ -36,14 +39,15 @@ export interface NodeSimulator {
  */
 export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSimulator {
   const { onUnhandledRequest, ...simulatorOptions } = options
-  const sim = createSimulator(simulatorOptions)
+  const sim = createBundledSimulator(simulatorOptions)
   const server = setupServer(...sim.handlers)
   const listen = server.listen.bind(server)
   server.listen = (listenOptions) => listen(withUnhandledStrategy(server, listenOptions, undefined, onUnhandledRequest))
   return { sim, server }
 }
 
-export { createSimulator, type Simulator } from './transports/msw/msw-simulator.js'
+export { createBundledSimulator as createSimulator } from './transports/msw/bundled-simulator.js'
+export type { Simulator } from './transports/msw/build-simulator.js'
 export { pactFile, writePact } from './transports/node/write-pact.js'
 export type { PactDocument } from './core/pact/pact-document.js'
 export type { PactOptions } from './core/pact/pact-names.js'

@@ -4,7 +4,7 @@ import { createSimulator, isScenarioError, type SimulatorView } from '../src/ind
 import { ApiError } from '../src/core/api-error.js'
 import type { AdminOperation } from '../src/core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS, answerOf } from '../src/core/admin/admin-table.js'
-import { availableScenarios } from '../src/core/admin/scenario-catalog.js'
+import { scenarioSource } from '../src/core/admin/scenario-catalog.js'
 import type { SimulatorCore } from '../src/core/simulator/types.js'
 import { adminOpenApiDocument, createSimulatorApp } from '../src/server.js'
 import { parseExactJson } from '../src/core/exact-json.js'
@@ -66,7 +66,7 @@ function inProcess(sim: SimulatorCore, view: SimulatorView, call: FuzzCall, body
   const name = /\{(\w+)\}/.exec(operation.path)?.[1]
   const params = name === undefined ? {} : { [name]: call.param ?? '' }
   const query = Object.fromEntries(new URLSearchParams(call.query ?? ''))
-  return answerOf(operation, { view, sim, scenarios: availableScenarios(sim.scenario()), params, query, body })
+  return answerOf(operation, { view, sim, scenarios: scenarioSource(sim.scenario(), undefined), params, query, body })
 }
 
 const inProcessState = (view: SimulatorView) =>

@@ -35,7 +35,7 @@ test('a consumer outside the repository imports the built package by name and dr
     shipped: [409, 'order_already_shipped'],
     missing: 404,
     badKey: [401, 'unauthorized'],
-    errorCodes: 24,
+    errorCodes: 27,
     contract: '1.0.0',
   })
 })
@@ -111,10 +111,13 @@ test.each([
 test("package.json declares msw as a peer (the consumer's own copy builds and runs the handlers) and exports every entry", () => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     peerDependencies: Record<string, string>
+    peerDependenciesMeta: Record<string, unknown>
     dependencies: Record<string, string>
     exports: Record<string, unknown>
   }
   expect(manifest.peerDependencies['msw']).toBe('^2.12.0 || ^3.0.0')
+  // Optional: the package and sim.fetch run without it (test/package/smoke.mjs installs it alone).
+  expect(manifest.peerDependenciesMeta['msw']).toEqual({ optional: true })
   expect(manifest.dependencies['msw']).toBeUndefined()
   expect(Object.keys(manifest.exports)).toEqual([
     '.',
@@ -124,6 +127,8 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './vitest',
     './vite',
     './jest',
+    './bun',
+    './chai',
     './jest-preset',
     './playwright',
     './storybook',

@@ -36,14 +36,14 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     api.sim.addFault({ operation: 'listOrders', kind: 'network', times: 1 })
     const base = await api.base()
 
-    await expect(fetch(`${base}/store/orders`, { headers: auth })).rejects.toThrow(TypeError)
+    await expect(api.fetch(`${base}/store/orders`, { headers: auth })).rejects.toThrow(TypeError)
     expect((await api.list()).status).toBe(200)
   })
 
   test('a malformed-json fault sends a 200 whose body is not JSON', async () => {
     const api = simulate({ scenario: 'pending' })
     api.sim.addFault({ operation: 'listOrders', kind: 'malformed-json', times: 1 })
-    const response = await fetch(`${await api.base()}/store/orders`, { headers: auth })
+    const response = await api.fetch(`${await api.base()}/store/orders`, { headers: auth })
     expect(response.status).toBe(200)
     await expect(response.json()).rejects.toThrow(SyntaxError)
   })
@@ -52,7 +52,7 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     const api = simulate({ scenario: 'pending' })
     api.sim.addFault({ operation: 'listOrders', kind: 'slow-body', durationMs: 300, times: 1 })
     const started = performance.now()
-    const response = await fetch(`${await api.base()}/store/orders`, { headers: auth })
+    const response = await api.fetch(`${await api.base()}/store/orders`, { headers: auth })
     const orders = (await response.json()) as unknown[]
     expect(orders).toHaveLength(3)
     expect(performance.now() - started).toBeGreaterThanOrEqual(250)
@@ -62,7 +62,7 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     const api = simulate({ scenario: 'pending' })
     api.sim.addFault({ operation: 'cancelOrder', kind: 'hang', times: 1 })
     await expect(
-      fetch(`${await api.base()}/store/orders/1`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(200) }),
+      api.fetch(`${await api.base()}/store/orders/1`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(200) }),
     ).rejects.toThrow()
     expect(api.sim.orders()[0]?.status).toBe('pending')
     expect((await api.cancel(1)).status).toBe(204)

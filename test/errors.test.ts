@@ -1,3 +1,4 @@
+import * as msw from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { createSimulator, ErrorCode } from '../src/index.js'
@@ -41,7 +42,10 @@ test('exports every error code as a stable snake_case constant', () => {
     'pet_not_found',
     'rate_limited',
     'request_timeout',
+    'scenario_exists',
     'scenario_file_invalid',
+    'scenario_too_large',
+    'scenarios_dir_unavailable',
     'service_unavailable',
     'too_many_orders',
     'unauthorized',
@@ -65,6 +69,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
   const reported: unknown[] = []
   server.use(
     ...createHandlers(
+      msw,
       parseApiBase('/v1'),
       createDispatcher({
         base: parseApiBase('/v1'),

@@ -1,3 +1,3 @@
 import requireEsm = require('./require-esm.cjs')
 
-export = requireEsm(() => require('../node.js'))
+export = requireEsm(() => require('../node.js'), 'petstore-orders-simulator/node (setupSimulatorServer)')

@@ -1,3 +1,3 @@
 import requireEsm = require('./require-esm.cjs')
 
-export = requireEsm(() => require('../server.js'))
+export = requireEsm(() => require('../server.js'), 'petstore-orders-simulator/server')

@@ -1,9 +1,11 @@
+import { statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { isBearerToken } from '../core/bearer-auth.js'
 import { MAX_LATENCY_MS } from '../core/controls/latency.js'
 import { parseLifecycle } from '../core/lifecycle/lifecycle-rule.js'
 import { mapValidation } from '../core/validation-error.js'
-import { resolveScenario } from '../core/scenario/load-scenario.js'
+import { systemErrorCode } from '../core/system-error-code.js'
+import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../core/scenario/load-scenario.js'
 import type { AfterCancel } from '../core/glossary.js'
 import { hostOf } from '../transports/node/host-check.js'
 import type { SimulatorServerOptions } from '../transports/standalone/start-server.js'
@@ -29,6 +31,19 @@ function parseWholeNumber(text: string, label: string, max = Number.MAX_SAFE_INT
     throw new CliUsageError(`${label} must be a whole number from 0 to ${max}, got "${text}".`)
   }
   return Number(text)
+}
+
+/** A folder that exists, as the scenarios folder must when the server starts. */
+function checkFolder(path: string, label: string): string {
+  let stats: ReturnType<typeof statSync>
+  try {
+    stats = statSync(path)
+  } catch (error) {
+    const why = systemErrorCode(error) === 'ENOENT' ? 'does not exist' : `cannot be read (${systemErrorCode(error) ?? String(error)})`
+    throw new CliUsageError(`${label} ${path} ${why}. Give a folder of scenario files (it may be empty), or leave ${label} out.`)
+  }
+  if (!stats?.isDirectory()) throw new CliUsageError(`${label} ${path} is a file, not a folder. Give the folder that holds scenario files.`)
+  return path
 }
 
 function parseBoolean(text: string, variable: string): boolean {
@@ -104,9 +119,14 @@ export function createFlagReader(
 export function readSimulatorFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
   const scenario = read('scenario')
   if (scenario !== undefined) options.scenario = scenario
+  const scenariosDir = read('scenarios-dir')
+  // Empty turns it off, as an image's default can be turned off with -e PETSTORE_SIM_SCENARIOS_DIR=.
+  if (scenariosDir !== undefined && scenariosDir !== '') options.scenariosDir = checkFolder(scenariosDir, label('scenarios-dir'))
   const seed = read('seed')
-  if (seed !== undefined) {
-    options.seed = parseWholeNumber(seed, label('seed'))
+  // A folder's scenario is checked when the simulator is made.
+  const inFolder = options.scenariosDir !== undefined && !isBuiltinScenarioName(scenario ?? 'default') && !looksLikePath(scenario ?? '')
+  if (seed !== undefined) options.seed = parseWholeNumber(seed, label('seed'))
+  if (seed !== undefined && !inFolder) {
     // A seed with nothing to seed would be ignored: the user expects generated orders they will not get.
     const { scenario: loaded } = resolveScenario(options.scenario ?? 'default')
     if (loaded.generate === undefined)

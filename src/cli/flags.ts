@@ -22,6 +22,14 @@ export const FLAGS: readonly Flag[] = [
     value: '<name|path>',
     help: `A built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(', ')}) or a path to your own JSON file. Default default.`,
   },
+  {
+    name: 'scenarios-dir',
+    env: 'PETSTORE_SIM_SCENARIOS_DIR',
+    value: '<folder>',
+    help:
+      'A folder of scenario files: each <name>.json is a scenario that --scenario and POST /__sim/reset name, read again when it changes; ' +
+      'POST /__sim/scenarios saves the state into it. Default none.',
+  },
   { name: 'seed', env: 'PETSTORE_SIM_SEED', value: '<n>', help: "Seed for the scenario's order generator. Default: the scenario's own." },
   { name: 'base-path', env: 'PETSTORE_SIM_BASE_PATH', value: '<path>', help: 'Path the API is served under. Default /v1.' },
   {

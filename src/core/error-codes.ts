@@ -30,6 +30,12 @@ export const ErrorCode = {
   UnknownScenario: 'unknown_scenario',
   /** 409: a reset to the scenario file the server started with, which no longer loads (edited since). */
   ScenarioFileInvalid: 'scenario_file_invalid',
+  /** 409: a save names a scenario the folder (or the built-in set) already has, without `overwrite`. */
+  ScenarioExists: 'scenario_exists',
+  /** 409: a save with no scenarios folder, or one that is read-only, gone, full or not writable. */
+  ScenariosDirUnavailable: 'scenarios_dir_unavailable',
+  /** 409: the state to save is larger than a scenario file of the folder may be (4 MiB). */
+  ScenarioTooLarge: 'scenario_too_large',
   /** 413: the request body is larger than the server accepts. */
   PayloadTooLarge: 'payload_too_large',
   /** 431: the request's header section is larger than the server reads (64 KiB). */

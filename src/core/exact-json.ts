@@ -9,7 +9,7 @@ export function parseExactJson(text: string): unknown {
   return parse(text, null, (digits) => (isInteger(digits) && !isSafeNumber(digits) ? BigInt(digits) : Number(digits)))
 }
 
-/** JSON text of a value that may hold bigints (int64 ids beyond 2^53), written with every digit. */
-export function stringifyExactJson(value: unknown): string {
-  return stringify(value) ?? 'null'
+/** JSON text of a value that may hold bigints (int64 ids beyond 2^53), written with every digit; `indent` spaces a file. */
+export function stringifyExactJson(value: unknown, indent?: number): string {
+  return stringify(value, undefined, indent) ?? 'null'
 }

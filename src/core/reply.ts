@@ -20,8 +20,8 @@ export interface Reply {
   status: number
   headers: Readonly<Record<string, string>>
   body: Uint8Array | string | null
-  /** A network failure: reset the connection (over HTTP) or fail the fetch (in process) instead of answering. */
-  networkError?: true
+  /** A network failure, and what caused it: reset the connection (over HTTP) or fail the fetch (in process) instead of answering. */
+  networkError?: string
   /** Send the body in `PACE_PIECES` pieces spread over this many ms (a `slow-body` fault). */
   paceMs?: number
 }

@@ -1,7 +1,7 @@
 import { AdminError, type AdminClient, clientOf } from '../core/admin/admin-client.js'
 import { failAdmin } from '../core/admin/admin-input.js'
 import { answerOf } from '../core/admin/admin-table.js'
-import { availableScenarios } from '../core/admin/scenario-catalog.js'
+import { scenarioSource } from '../core/admin/scenario-catalog.js'
 import { stateWatcher } from '../core/admin/state-watcher.js'
 import { ApiError } from '../core/api-error.js'
 import { parseExactJson, stringifyExactJson } from '../core/exact-json.js'
@@ -19,7 +19,7 @@ const asSent = (value: unknown) => (value === undefined ? undefined : parseExact
  * HTTP: each call runs the admin table's handler, a refusal is the same `AdminError`.
  */
 function inProcessAdminClient(sim: SimulatorCore, session: string | null): AdminClient {
-  const scenarios = availableScenarios(sim.scenario())
+  const scenarios = scenarioSource(sim.scenario(), internalsOf(sim).folder)
   return clientOf(async ({ operation, params, query, body }) => {
     try {
       const view = internalsOf(sim).view(session, failAdmin)

@@ -127,4 +127,40 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the demo page in Chromium, answered by the 
     expect(seenBySecond).toBe('pending')
     await context.close()
   }, 60_000)
+
+  test('a page on a built-in scenario never loads faker, and sim.fetch answers in the page; another seed loads faker', async () => {
+    const context = await browser.newContext()
+    const scripts: string[] = []
+    context.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+    })
+    const { page } = await openDemo(context, server.origin)
+    const generator = (path: string) => /generate-orders/.test(path)
+    for (const name of Object.keys(BUILTIN_SCENARIOS))
+      await page.evaluate(
+        (scenario) => (window as unknown as { petstoreSim: { reset(name: string): Promise<void> } }).petstoreSim.reset(scenario),
+        name,
+      )
+    const viaFetch = await page.evaluate(async (api) => {
+      type Sim = { reset(name: string): Promise<void>; fetch: typeof fetch }
+      const sim = (window as unknown as { petstoreSim: Sim }).petstoreSim
+      await sim.reset('default')
+      const response = await sim.fetch(`${api}/store/orders`, { headers: { Authorization: 'Bearer petstore-test-key' } })
+      return { status: response.status, orders: ((await response.json()) as unknown[]).length }
+    }, API)
+    expect(viaFetch).toEqual({ status: 200, orders: 21 })
+    expect(scripts.length).toBeGreaterThan(0)
+    expect(scripts.filter(generator)).toEqual([])
+
+    await page.evaluate(() =>
+      (window as unknown as { petstoreSim: { reset(name: string, options: { seed: number }): Promise<void> } }).petstoreSim.reset(
+        'default',
+        {
+          seed: 7,
+        },
+      ),
+    )
+    expect(scripts.filter(generator)).toHaveLength(1)
+    await context.close()
+  }, 60_000)
 })

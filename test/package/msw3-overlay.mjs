@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { ROOT, run } from './registry-node.mjs'
 
 export const MSW3_OVERLAY = join(ROOT, '.matrix', 'msw3')
+const RUNTIME_INSTALLS = /[/\\]test[/\\]runtimes[/\\][^/\\]+[/\\]node_modules$/
 
 /** Makes the overlay afresh from the project's current files. */
 export function msw3Overlay() {
@@ -31,7 +32,8 @@ export function msw3Overlay() {
     'docs',
     'examples',
   ]) {
-    cpSync(join(ROOT, entry), join(MSW3_OVERLAY, entry), { recursive: true })
+    // Not the runtimes' own installs (Bun's and Deno's binaries): the suite does not run them.
+    cpSync(join(ROOT, entry), join(MSW3_OVERLAY, entry), { recursive: true, filter: (source) => !RUNTIME_INSTALLS.test(source) })
   }
   symlinkSync(join(ROOT, 'node_modules/msw3'), join(MSW3_OVERLAY, 'node_modules/msw'), 'dir')
   return MSW3_OVERLAY

@@ -8,7 +8,8 @@
 // vitest (ESM and CommonJS), Jest in its CommonJS and ES module modes, with
 // jest-fixed-jsdom and in TypeScript (@swc/jest), node --test, and vitest
 // browser mode in Chromium; tsc checks the examples with skipLibCheck false.
-// Then what a user gets wrong: no preset, plain jsdom, Jest 29, msw 3 on Node 20.
+// Then what a user gets wrong: no preset, plain jsdom, Jest 29, msw 3 on Node 20. Last, the tarball with no msw
+// at all: sim.fetch runs, and what needs msw says so in one line.
 // Usage: npm run test:package   (needs the npm registry; CHROMIUM_PATH, default /usr/bin/chromium)
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -360,6 +361,48 @@ console.log('\n== What a Jest user can get wrong: Jest 29, then msw 3 on Node 20
     sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'jest@30', 'msw@^3']),
   )
   expectLine('msw 3 on Node 20', jestFailure(project, process.env), 'needs Node.js 22.12 or newer, and this is Node.js 20.')
+}
+
+console.log('\n== No msw: the tarball alone (msw is an optional peer) ==')
+{
+  const project = join(work, 'no-msw')
+  mkdirSync(project)
+  const sh = (command, args) => capture(command, args, { cwd: project })
+  sh('npm', ['init', '-y', '--silent'])
+  await step('npm install the tarball, nothing else', () => sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball]))
+  if (existsSync(join(project, 'node_modules/msw'))) throw new Error('msw was installed with the package: it must be an optional peer')
+  const script = `const { createSimulator } = require('petstore-orders-simulator')
+const failure = (attempt) => {
+  try { attempt(); return 'no error' } catch (error) { return error.message.split('\\n')[0] }
+}
+import('petstore-orders-simulator').then(async (esm) => {
+  const sim = esm.createSimulator({ scenario: 'pending' })
+  const auth = { Authorization: 'Bearer petstore-test-key' }
+  const cancelled = await sim.fetch('https://api.petstore.example/v1/store/orders/1', { method: 'DELETE', headers: auth })
+  const listed = await (await createSimulator().fetch('https://api.petstore.example/v1/store/orders', { headers: auth })).json()
+  const imported = await import('petstore-orders-simulator/node').then(() => 'no error', (error) => error.message)
+  const failures = [failure(() => sim.handlers), failure(() => require('petstore-orders-simulator/node')), imported]
+  console.log(JSON.stringify({ cancelled: cancelled.status, listed: listed.length, failures }))
+})
+`
+  writeFileSync(join(project, 'no-msw.cjs'), script)
+  const result = JSON.parse(sh('node', ['no-msw.cjs']).trim().split('\n').pop())
+  const install = 'npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 22.12+). sim.fetch needs none.'
+  const [handlers, required, imported] = result.failures
+  const checks = [
+    [result.cancelled === 204 && result.listed >= 12, 'sim.fetch: a cancel and the default list'],
+    [handlers === `petstore-orders-simulator: sim.handlers needs msw, which is not installed: ${install}`, handlers],
+    [
+      required ===
+        `petstore-orders-simulator: petstore-orders-simulator/node (setupSimulatorServer) needs msw, which is not installed: ${install}`,
+      required,
+    ],
+    [/^Cannot find package 'msw' imported from /.test(imported), imported],
+  ]
+  for (const [ok, what] of checks) {
+    if (!ok) throw new Error(`Without msw: ${what} (${JSON.stringify(result)})`)
+    console.log(`   ${what}`)
+  }
 }
 
 console.log('\n== Tests passed, by runner ==')

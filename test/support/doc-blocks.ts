@@ -11,7 +11,9 @@ import { join } from 'node:path'
  *   (`// orders.test.js`); a test that has no `test(` of its own takes the tests of README's vitest
  *   example, from `const API` on. Each project is type-checked where it is TypeScript, and run by Jest;
  * - `node-test`: run with `node --test`;
- * - `vitest-browser`: vitest browser mode, run in Chromium by test/package/smoke.mjs (it needs vitest 5).
+ * - `vitest-browser`: vitest browser mode, run in Chromium by test/package/smoke.mjs (it needs vitest 5);
+ * - `runtime <name>`: a file of a project that test/runtimes/<name>/ runs with its own tools (Bun, Deno,
+ *   Mocha, fetch clients), named by its first line.
  * Without one, a shell block runs against a fresh server and a TypeScript block is type-checked and run.
  */
 export type DocMarker =
@@ -23,6 +25,7 @@ export type DocMarker =
   | { kind: 'jest'; project: string }
   | { kind: 'node-test' }
   | { kind: 'vitest-browser' }
+  | { kind: 'runtime'; name: string }
 
 export interface DocBlock {
   /** The page, relative to the repository: `README.md`, `docs/server.md`. */
@@ -46,6 +49,8 @@ function readMarker(text: string | undefined): DocBlock['marker'] {
   if (jest?.[1] !== undefined) return { kind: 'jest', project: jest[1] }
   const skip = /^skip: (\S.*)$/.exec(body)
   if (skip?.[1] !== undefined) return { kind: 'skip', reason: skip[1] }
+  const runtime = /^runtime (bun|deno|mocha|clients)$/.exec(body)
+  if (runtime?.[1] !== undefined) return { kind: 'runtime', name: runtime[1] }
   const file = /^file ([\w.-]+)$/.exec(body)
   if (file?.[1] !== undefined) return { kind: 'file', name: file[1] }
   return { kind: 'unknown', text: body }

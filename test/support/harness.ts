@@ -35,6 +35,8 @@ export interface Harness {
   sim: Simulator
   /** The API's base URL on this transport, for raw fetches that skip the contract check. */
   base(): Promise<string>
+  /** The fetch this transport is reached with: the global one (msw or HTTP), or `sim.fetch`. */
+  fetch: typeof fetch
   request(method: string, path: string, options?: CallOptions): Promise<ApiCall>
   list(options?: CallOptions): Promise<ApiCall>
   cancel(id: string | number | bigint, options?: CallOptions): Promise<ApiCall>
@@ -45,7 +47,7 @@ export interface Harness {
  * Every call goes through real `fetch`; every answer from a documented
  * operation is checked against the OpenAPI document before the test sees it.
  */
-export function createHarness(sim: Simulator, base: string | Promise<string> = API): Harness {
+export function createHarness(sim: Simulator, base: string | Promise<string> = API, send: typeof fetch = fetch): Harness {
   async function request(method: string, path: string, options: CallOptions = {}): Promise<ApiCall> {
     const headers = new Headers()
     const key = options.key === undefined ? KEY : options.key
@@ -53,7 +55,7 @@ export function createHarness(sim: Simulator, base: string | Promise<string> = A
     else if (key !== null) headers.set('Authorization', `Bearer ${key}`)
     for (const [name, value] of options.headers ?? []) headers.append(name, value)
     const url = `${options.base ?? (await base)}${path}`
-    const response = await fetch(options.url?.(url) ?? url, {
+    const response = await send(options.url?.(url) ?? url, {
       method,
       headers,
       ...(options.body === undefined ? {} : { body: options.body }),
@@ -67,6 +69,7 @@ export function createHarness(sim: Simulator, base: string | Promise<string> = A
   return {
     sim,
     base: async () => base,
+    fetch: send,
     request,
     list: (options) => request('GET', '/store/orders', options),
     cancel: (id, options) => request('DELETE', `/store/orders/${String(id)}`, options),
@@ -90,6 +93,14 @@ export function useInProcessSimulator(): Simulate {
     const sim = createSimulator(options)
     server.use(...sim.handlers)
     return createHarness(sim)
+  }
+}
+
+/** Returns a factory of fresh simulators called through their own `sim.fetch`: no msw, no network. */
+export function useSimFetch(): Simulate {
+  return (options) => {
+    const sim = createSimulator(options)
+    return createHarness(sim, API, sim.fetch)
   }
 }
 
@@ -120,6 +131,7 @@ export function useHttpSimulator(via: 'listener' | 'express' = 'listener'): Simu
 /** The ways consumers reach the handlers; behaviour suites run once through each. */
 export const TRANSPORTS = [
   { name: 'in process (setupServer)', use: useInProcessSimulator },
+  { name: 'in process (sim.fetch)', use: useSimFetch },
   { name: 'over HTTP (standalone server)', use: () => useHttpSimulator('listener') },
   { name: 'over HTTP (express app through msw)', use: () => useHttpSimulator('express') },
 ] as const

@@ -2,7 +2,7 @@ import type * as v from 'valibot'
 import { parseExactJson, stringifyExactJson } from '../exact-json.js'
 import { SESSION_HEADER } from '../simulator/sessions.js'
 import type { AdminOperation, SchemaRef, Schemas } from './admin-operation.js'
-import { ADMIN_OPERATIONS, type AdminOperations, type TransportOperationId } from './admin-table.js'
+import { ADMIN_OPERATIONS, type AdminOperations, type ClientOperationId, isCallable } from './admin-table.js'
 
 type Id = string | number | bigint
 type Params<P> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | Params<Rest> : never
@@ -29,7 +29,7 @@ type Call<O> =
   {} extends InputOf<O> ? (input?: InputOf<O>) => Promise<OutputOf<O>> : (input: InputOf<O>) => Promise<OutputOf<O>>
 
 /** The admin API, a typed method per operation of the admin table: `await admin.addFault({ body: { operation: 'cancelOrder', kind: 'status' } })`. */
-export type AdminClient = { [K in Exclude<keyof AdminOperations, TransportOperationId>]: Call<AdminOperations[K]> }
+export type AdminClient = { [K in ClientOperationId]: Call<AdminOperations[K]> }
 
 /** A refused admin call: the Error body's status, code and message (code '' when the answer had no Error body). */
 export class AdminError extends Error {
@@ -52,7 +52,7 @@ const strings = (pairs: [string, unknown][]) => Object.fromEntries(pairs.map(([n
 export function clientOf(send: Send): AdminClient {
   const client: Record<string, (input?: Record<string, unknown>) => Promise<unknown>> = {}
   for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][]) {
-    if (operation.run === undefined) continue
+    if (!isCallable(operation)) continue
     const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string)
     client[id] = (input = {}) => {
       const query = Object.entries((input['query'] ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined)

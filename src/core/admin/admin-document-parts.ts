@@ -19,6 +19,7 @@ export const ADMIN_DOCUMENT_HEAD = {
   security: [{}, { adminToken: [] }],
   tags: [
     { name: 'discovery', description: 'What the admin API offers.' },
+    { name: 'health', description: 'What probes and load balancers call: no token, any Host, also with the admin API off.' },
     { name: 'panel', description: 'The QA panel and the demo page: HTML and static files for a browser.' },
     { name: 'state', description: 'Scenarios, reset and the state served now.' },
     { name: 'orders', description: "Orders read and edited directly, bypassing the API's rules." },
@@ -58,6 +59,11 @@ export const ADMIN_COMPONENTS = {
     StaticFile: { name: 'file', in: 'path', required: true, description: "The file's name.", schema: { type: 'string' } },
   },
   headers: {
+    ContentDisposition: {
+      description: 'The file name to save it under: attachment; filename="<name>.json".',
+      required: true,
+      schema: { type: 'string', pattern: '^attachment; filename="[a-z0-9][a-z0-9-]{0,63}\\.json"$' },
+    },
     'WWW-Authenticate': { description: 'RFC 6750 challenge.', required: true, schema: { type: 'string', pattern: '^Bearer( |$)' } },
     Allow: { description: 'The methods the path takes.', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
     Location: { description: 'Where the resource lives.', required: true, schema: { type: 'string', pattern: '^/__sim' } },

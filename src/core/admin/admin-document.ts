@@ -5,13 +5,14 @@ import type { AdminOperation, AnswerDoc, ErrorDoc, FieldDoc, HeaderDoc, SchemaRe
 import * as fields from './admin-fields.js'
 import * as schemas from './admin-schemas.js'
 import * as pact from './pact-schemas.js'
+import * as scenario from './scenario-schemas.js'
 import { ADMIN_OPERATIONS } from './admin-table.js'
 import { ADMIN_COMPONENTS, ADMIN_DOCUMENT_HEAD } from './admin-document-parts.js'
 
 type Json = Record<string, unknown>
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
 
-const definitions = { ...schemas, ...pact }
+const definitions = { ...schemas, ...pact, ...scenario }
 const named: Record<string, v.GenericSchema> = { ...definitions, ...fields }
 const config: ConversionConfig = {
   target: 'draft-2020-12',
@@ -94,14 +95,15 @@ function parameter(name: string, where: 'path' | 'query', doc: FieldDoc | 'Order
 }
 
 function responses(operation: AdminOperation): Json {
-  const { errors = {}, page } = operation
+  const { errors = {}, page, probe } = operation
   const all: Json = { [operation.status]: answer(operation.answer) }
   for (const [status, doc] of Object.entries(operation.others ?? {})) all[status] = answer(doc)
-  if (page !== true) {
+  if (page !== true && probe !== true) {
     all['400'] = errors[400] === undefined ? ref('responses', 'BadRequest') : error(errors[400])
     all['401'] = ref('responses', 'Unauthorized')
   }
-  all['403'] = ref('responses', 'Forbidden')
+  // A probe's answer comes before the Host and Origin checks.
+  if (probe !== true) all['403'] = ref('responses', 'Forbidden')
   for (const status of [404, 409, 503] as const) if (errors[status] !== undefined) all[status] = error(errors[status])
   if (operation.body !== undefined) all['413'] = ref('responses', 'PayloadTooLarge')
   all['default'] = ref('responses', 'UnexpectedError')
@@ -109,10 +111,11 @@ function responses(operation: AdminOperation): Json {
 }
 
 function operationObject(id: string, operation: AdminOperation): Json {
-  const { tag, summary, description, page, params = {}, query = {}, body } = operation
+  const { tag, summary, description, page, probe, params = {}, query = {}, body } = operation
+  const open = page === true || probe === true
   const parameters = [
     ...Object.entries(params).map(([name, doc]) => parameter(name, 'path', doc)),
-    ...(page === true ? [] : [ref('parameters', 'SimSession')]),
+    ...(open ? [] : [ref('parameters', 'SimSession')]),
     ...Object.entries(query).map(([name, doc]) => parameter(name, 'query', doc)),
   ]
   return {
@@ -120,7 +123,7 @@ function operationObject(id: string, operation: AdminOperation): Json {
     tags: [tag],
     summary,
     ...(description === undefined ? {} : { description }),
-    ...(page === true ? { security: [{}] } : {}),
+    ...(open ? { security: [{}] } : {}),
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(body === undefined
       ? {}

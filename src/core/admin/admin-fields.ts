@@ -5,6 +5,8 @@ import * as v from 'valibot'
 /** An integer in a query or a path, as text; its JSON Schema says which. */
 const integer = (openapi: Record<string, unknown>) => v.pipe(v.string(), v.metadata({ openapi: { type: 'integer', ...openapi } }))
 
+/** Any text: a scenario's name in a path (one the list names), a description in a query. */
+export const Text = v.string()
 export const RequestMethod = v.pipe(v.string(), v.regex(/^[A-Za-z]{1,20}$/))
 export const RequestOrderId = integer({ format: 'int64' })
 export const RequestStatus = integer({ minimum: 0, maximum: 599 })

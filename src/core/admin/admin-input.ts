@@ -31,3 +31,12 @@ export function removedOr404(removed: boolean, what: 'fault' | 'session', id: un
 export const failAdmin = (error: ValidationError): never => {
   throw invalidRequest(error.message)
 }
+
+/** Only these fields: a typo such as "overwite" must not save over nothing, silently. */
+export function onlyFields(record: Readonly<Record<string, unknown>>, fields: readonly string[], what: string): void {
+  const unknown = Object.keys(record).filter((key) => !fields.includes(key))
+  if (unknown.length > 0)
+    throw invalidRequest(
+      `Unknown field ${unknown.map((key) => quote(key)).join(', ')}; ${what} takes ${fields.map((field) => `"${field}"`).join(', ')}.`,
+    )
+}

@@ -1,12 +1,13 @@
 import type * as fields from './admin-fields.js'
 import type * as admin from './admin-schemas.js'
 import type * as pact from './pact-schemas.js'
+import type * as scenario from './scenario-schemas.js'
 import type { SimulatorCore, SimulatorView } from '../simulator/types.js'
-import type { ScenarioCatalog } from './scenario-catalog.js'
+import type { ScenarioSource } from './scenario-catalog.js'
 
 type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-type Components = typeof admin & typeof pact
-/** The schemas an operation names: the document's components (admin-schemas.ts, pact-schemas.ts) and fields (admin-fields.ts). */
+type Components = typeof admin & typeof pact & typeof scenario
+/** The schemas an operation names: the document's components (admin-, pact- and scenario-schemas.ts) and fields (admin-fields.ts). */
 export type Schemas = Components & typeof fields
 /**
  * A schema by name, `Name[]` for an array of it: names, not the valibot schemas themselves, so that
@@ -16,7 +17,7 @@ export type SchemaRef = keyof Schemas | `${keyof Components}[]`
 type Schema = SchemaRef
 
 /** A header a documented answer carries: one of the document's shared ones, or its own. */
-export type HeaderDoc = 'Location' | 'Retry-After' | { description: string; pattern: string }
+export type HeaderDoc = 'Location' | 'Retry-After' | 'ContentDisposition' | { description: string; pattern: string }
 
 /** A documented answer: JSON when it has a `schema`, else the media types it may be (text), else no body. */
 export interface AnswerDoc {
@@ -45,7 +46,7 @@ export interface FieldDoc {
 export interface AdminInput {
   view: SimulatorView
   sim: SimulatorCore
-  scenarios: ScenarioCatalog
+  scenarios: ScenarioSource
   /** The path's parameters, as sent (percent-decoded). */
   params: Readonly<Record<string, string>>
   query: Readonly<Record<string, string>>
@@ -67,6 +68,8 @@ export interface AdminOperation {
   description?: string
   /** A page or its files: for a browser, without the token, answered 403 and default only. */
   page?: true
+  /** For probes: answered before the Host check, without the token, also with the admin API off (no session, no 400, 401 or 403). */
+  probe?: true
   params?: Readonly<Record<string, FieldDoc | 'OrderId' | 'StaticFile'>>
   query?: Readonly<Record<string, FieldDoc>>
   body?: { schema: Schema; required: boolean; hint?: string }
@@ -78,6 +81,8 @@ export interface AdminOperation {
   /** Error answers besides those every call has (400, 401, 403, 413 with a body, default); a 400 here replaces the shared one. */
   errors?: Readonly<Partial<Record<400 | 404 | 409 | 503, ErrorDoc>>>
   run?: (input: AdminInput) => unknown
+  /** The success's status when `status` is not always it (`others` documents the rest), from what `run` gave. */
+  statusOf?: (value: never) => number
   /** Headers of the success, from what `run` gave. */
   headers?: (value: never) => Record<string, string>
   /** The success's JSON text, when it is not `stringifyExactJson` of what `run` gave (a pact, byte for byte as in process). */

@@ -1,25 +1,7 @@
 // The shapes the admin API reads and answers, as valibot schemas: the admin document's components and the admin client's types.
 import * as v from 'valibot'
 import { OPERATION_IDS } from '../operations/registry.js'
-
-/** A schema whose JSON Schema is given as is (`openapi`): what valibot cannot say, such as an int64 that may be a bigint. */
-const exactly = <T extends v.GenericSchema>(schema: T, openapi: Record<string, unknown>) => v.pipe(schema, v.metadata({ openapi }))
-const described = <T extends v.GenericSchema>(schema: T, description: string) => v.pipe(schema, v.description(description))
-/** An optional field whose JSON Schema carries a description beside the shape it names. */
-const optional = <T extends v.GenericSchema>(schema: T, description?: string) =>
-  v.optional(description === undefined ? schema : described(schema, description))
-const nullable = <T extends v.GenericSchema>(schema: T, description?: string) =>
-  description === undefined ? v.nullable(schema) : described(v.nullable(schema), description)
-const whole = (min?: number, max?: number) =>
-  v.pipe(v.number(), v.integer(), v.minValue(min ?? Number.MIN_SAFE_INTEGER), v.maxValue(max ?? Number.MAX_SAFE_INTEGER))
-/** An integer between `min` and `max`, either optional; the JSON Schema names only the bounds given. */
-const int = (min?: number, max?: number, description?: string) =>
-  exactly(whole(min, max), {
-    type: 'integer',
-    ...(min === undefined ? {} : { minimum: min }),
-    ...(max === undefined ? {} : { maximum: max }),
-    ...(description === undefined ? {} : { description }),
-  })
+import { described, exactly, int, nullable, optional, whole } from './schema-parts.js'
 
 // A bigint over the wire, past 2^53: said as a number to valibot's converter, which has no JSON Schema for a bigint.
 /** A string of a pattern with a slash, which a RegExp's source writes escaped. */
@@ -43,13 +25,6 @@ export const ErrorBody = v.strictObject({ code: v.string(), message: v.string(),
 
 export const Endpoints = v.strictObject({ endpoints: v.array(slashed('^[A-Z]+(, [A-Z]+)* /__sim')) })
 export const Redirect = v.strictObject({ location: v.string(), message: v.string() })
-
-export const ScenarioSummary = v.strictObject({
-  name: described(v.string(), 'What a reset names.'),
-  description: v.string(),
-  builtin: described(v.boolean(), 'false for the file the server started with.'),
-  current: described(v.boolean(), 'Whether it is loaded in this state now.'),
-})
 
 export const Lifecycle = nullable(
   v.strictObject({ min: int(0), max: int(0) }),

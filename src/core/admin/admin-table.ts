@@ -4,6 +4,7 @@ import { CONTROL_OPERATIONS } from './control-operations.js'
 import { DISCOVERY_OPERATIONS } from './discovery-operations.js'
 import { ORDER_OPERATIONS } from './order-operations.js'
 import { PACT_OPERATIONS } from './pact-operations.js'
+import { SCENARIO_OPERATIONS } from './scenario-operations.js'
 import { SESSION_OPERATIONS } from './session-operations.js'
 import { STATE_OPERATIONS } from './state-operations.js'
 
@@ -14,6 +15,7 @@ import { STATE_OPERATIONS } from './state-operations.js'
  */
 export const ADMIN_OPERATIONS = {
   ...DISCOVERY_OPERATIONS,
+  ...SCENARIO_OPERATIONS,
   ...STATE_OPERATIONS,
   ...ORDER_OPERATIONS,
   ...CONTROL_OPERATIONS,
@@ -25,6 +27,13 @@ export type AdminOperations = typeof ADMIN_OPERATIONS
 export type AdminOperationId = keyof AdminOperations
 /** The operations a transport answers itself (files, the event stream, this table's views): those without `run`. */
 export type TransportOperationId = { [K in AdminOperationId]: AdminOperations[K] extends { run: unknown } ? never : K }[AdminOperationId]
+/** What the admin client calls: every operation that answers JSON (or nothing), the pages and the event stream aside. */
+export type ClientOperationId = {
+  [K in AdminOperationId]: AdminOperations[K] extends { page: true } | { answer: { media: readonly string[] } } ? never : K
+}[AdminOperationId]
+
+/** Whether the admin client has a method for an operation (as `ClientOperationId`). */
+export const isCallable = (operation: AdminOperation) => operation.page !== true && operation.answer.media === undefined
 
 const entries = Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]
 
@@ -60,5 +69,6 @@ export async function answerOf(operation: AdminOperation, input: AdminInput): Pr
   if (run === undefined) throw new TypeError(`${operation.method} /__sim${operation.path} is answered by the transport.`)
   const value = (await run(input)) as never
   if (operation.status === 204) return { status: 204, headers: {}, text: '' }
-  return { status: operation.status, headers: operation.headers?.(value) ?? {}, text: operation.text?.(value) ?? stringifyExactJson(value) }
+  const status = operation.statusOf?.(value) ?? operation.status
+  return { status, headers: operation.headers?.(value) ?? {}, text: operation.text?.(value) ?? stringifyExactJson(value) }
 }

@@ -26,6 +26,18 @@ export const DISCOVERY_OPERATIONS = {
     status: 200,
     answer: { description: 'The document.', schema: 'AdminDocument' },
   }),
+  health: operation({
+    method: 'GET',
+    path: '/health',
+    tag: 'health',
+    probe: true,
+    summary: 'Is the simulator up',
+    description:
+      'For probes and load balancers: no admin token and no API key, any Host header, and also with the admin API turned off (--no-admin). Says nothing about the state. 503 once the server is stopping (SIGTERM), so a balancer takes it out before it goes.',
+    status: 200,
+    answer: { description: 'It serves.', schema: 'Health' },
+    others: { 503: { description: 'It is stopping: requests in flight are being finished.', schema: 'Health' } },
+  }),
   streamEvents: operation({
     method: 'GET',
     path: '/events',

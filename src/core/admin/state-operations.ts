@@ -1,51 +1,32 @@
-// The state's admin operations: the scenarios, a reset, the state served now and the request journal.
-import { ApiError } from '../api-error.js'
-import { ErrorCode } from '../error-codes.js'
-import { quote } from '../quote-value.js'
+// The state's admin operations: a reset, the state served now and the request journal.
 import { isScenarioError } from '../scenario/scenario-error.js'
 import { objectBody } from './admin-input.js'
 import { operation } from './admin-operation.js'
-import { readResetRequest } from './scenario-catalog.js'
+import { readResetRequest, scenarioFileInvalid } from './scenario-catalog.js'
 
 export const STATE_OPERATIONS = {
-  listScenarios: operation({
-    method: 'GET',
-    path: '/scenarios',
-    tag: 'state',
-    summary: 'List the scenarios a reset may name',
-    description: 'The built-in scenarios, plus the file the server started with (by its name).',
-    status: 200,
-    answer: { description: 'The scenarios; `current` marks the one loaded in this state.', schema: 'ScenarioSummary[]' },
-    run: ({ view, scenarios }) => {
-      const current = view.scenario().name
-      return [...scenarios.values()].map(({ name, description, builtin }) => ({ name, description, builtin, current: name === current }))
-    },
-  }),
   reset: operation({
     method: 'POST',
     path: '/reset',
     tag: 'state',
     summary: "Put the orders back to a scenario's initial state",
     description:
-      "The current scenario without a body. Faults, latency and the rate limit go back to the server's own options. Over HTTP a scenario is named, never a path; the startup file's name re-reads that file.",
+      "The current scenario without a body. Faults, latency and the rate limit go back to the server's own options. Over HTTP a scenario is named, never a path; the startup file's name, or a folder file's, re-reads that file.",
     body: { schema: 'ResetRequest', required: false },
     status: 200,
     answer: { description: 'The state after the reset.', schema: 'State' },
     errors: {
       400: 'invalid_request (the body is not a JSON object of scenario and seed, or the X-Sim-Session header is not a session id) or unknown_scenario (no scenario has that name).',
-      409: 'scenario_file_invalid: the scenario file the server started with no longer loads (edited since). The orders are as they were.',
+      409: 'scenario_file_invalid: the scenario file named (the one the server started with, or a file of the scenarios folder) does not load now: edited since, or it never did (its error is listed by GET /__sim/scenarios). The orders are as they were.',
     },
     run: ({ view, scenarios, body }) => {
-      const request = readResetRequest(objectBody(body), scenarios)
+      const request = readResetRequest(objectBody(body), scenarios.available())
       try {
         void view.reset(request)
       } catch (error) {
-        // The startup file may have been edited into something invalid: the request was fine, the server's file is not.
-        if (!isScenarioError(error)) throw error
-        const message =
-          `The scenario file this server started with, ${quote(error.source)}, no longer loads: ${error.problem}. ` +
-          'Fix the file and reset again; the orders are as they were.'
-        throw new ApiError(409, ErrorCode.ScenarioFileInvalid, message)
+        // The startup file or a folder's may have been edited into something invalid: the request was fine, the file is not.
+        if (isScenarioError(error)) throw scenarioFileInvalid(error, scenarios.started)
+        throw error
       }
       return view.state()
     },

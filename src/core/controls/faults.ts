@@ -33,6 +33,11 @@ export interface Fault extends FaultInput {
   remaining: number | null
 }
 
+/** A fault as it can be added again: what is left of it, without its id. */
+export function faultInputOf({ id: _id, remaining, ...fault }: Fault): FaultInput {
+  return remaining === null ? fault : { ...fault, times: remaining }
+}
+
 /** How many faults one simulator (or session) holds at once. */
 export const MAX_FAULTS = 100
 const MAX_DURATION_MS = 600_000

@@ -1,7 +1,10 @@
 import { faultError, type Fault } from '../controls/faults.js'
 import type { Reply } from '../reply.js'
 
-const NETWORK_ERROR: Reply = { status: 0, headers: {}, body: null, networkError: true }
+/** A dropped connection, saying which fault dropped it (a client in process reads it as the fetch error's cause). */
+function networkError(fault: Fault, what: string): Reply {
+  return { status: 0, headers: {}, body: null, networkError: `Injected fault #${fault.id} (${fault.kind}) on ${fault.operation} ${what}.` }
+}
 
 const DEFAULT_HANG_MS = 600_000
 const DEFAULT_SLOW_BODY_MS = 2000
@@ -35,11 +38,12 @@ function malformed(reply: Reply): Reply {
  */
 export async function faultInstead(fault: Fault | undefined, signal: AbortSignal | undefined): Promise<Reply | undefined> {
   if (fault?.kind === 'status') throw faultError(fault)
-  if (fault?.kind === 'network') return NETWORK_ERROR
+  if (fault?.kind === 'network') return networkError(fault, 'dropped the connection on purpose')
   if (fault?.kind === 'hang') {
     // Until the client gives up (its abort reaches the request's signal) or durationMs passes.
-    await sleep(fault.durationMs ?? DEFAULT_HANG_MS, signal)
-    return NETWORK_ERROR
+    const durationMs = fault.durationMs ?? DEFAULT_HANG_MS
+    await sleep(durationMs, signal)
+    return networkError(fault, `held the request ${durationMs} ms, then dropped the connection`)
   }
   return undefined
 }

@@ -14,12 +14,12 @@ interface FileSystem {
   readFileSync(path: string, encoding: 'utf8'): string
 }
 
-function isBuiltinScenarioName(name: string): name is BuiltinScenarioName {
+export function isBuiltinScenarioName(name: string): name is BuiltinScenarioName {
   return Object.hasOwn(BUILTIN_SCENARIOS, name)
 }
 
 /** A string that names a file rather than a built-in scenario. */
-function looksLikePath(text: string): boolean {
+export function looksLikePath(text: string): boolean {
   return /[/\\]/.test(text) || /\.json$/i.test(text)
 }
 
@@ -58,18 +58,16 @@ function readScenarioText(path: string): string {
   }
 }
 
-function lineAndColumn(text: string, position: number): string {
+function lineAndColumn(text: string, position: number): { line: number; column: number } {
   const before = text.slice(0, position)
-  const line = before.split('\n').length
-  const column = position - before.lastIndexOf('\n')
-  return `line ${line}, column ${column}`
+  return { line: before.split('\n').length, column: position - before.lastIndexOf('\n') }
 }
 
 /**
  * Parses scenario JSON without losing digits: integers beyond 2^53 become
  * bigints, so an int64 id such as 9007199254740993 keeps its value.
  */
-function parseScenarioJson(text: string, source: string): unknown {
+export function parseScenarioJson(text: string, source: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   try {
     return parseExactJson(body)
@@ -78,14 +76,25 @@ function parseScenarioJson(text: string, source: string): unknown {
       throw new ScenarioError(source, 'the JSON is nested too deeply to read')
     }
     const message = error instanceof Error ? error.message : String(error)
-    const readable = message.replace(/\(?(?:at )?position (\d+)\)?/, (_, position: string) => `at ${lineAndColumn(body, Number(position))}`)
-    throw new ScenarioError(source, `the file is not valid JSON: ${readable}`)
+    let line: number | undefined
+    const readable = message.replace(/\(?(?:at )?position (\d+)\)?/, (_, position: string) => {
+      const at = lineAndColumn(body, Number(position))
+      line = at.line
+      return `at line ${at.line}, column ${at.column}`
+    })
+    throw new ScenarioError(source, `the file is not valid JSON: ${readable}`, undefined, line)
   }
 }
 
 /** Reads and checks a scenario file. */
 export function loadScenarioFile(path: string): CheckedScenario {
-  return parseScenario(parseScenarioJson(readScenarioText(path), path), path)
+  return readScenarioFile(path).scenario
+}
+
+/** Reads and checks a scenario file, keeping its text: what was checked is what a download gives. */
+export function readScenarioFile(path: string): { scenario: CheckedScenario; text: string } {
+  const text = readScenarioText(path)
+  return { scenario: parseScenario(parseScenarioJson(text, path), path), text }
 }
 
 /**

@@ -3,12 +3,27 @@ import { int64Key } from '../int64.js'
 import type { OrderRecord } from '../state/order-store.js'
 import { MAX_ORDERS, type CheckedScenario } from './parse-scenario.js'
 import { ScenarioError } from './scenario-error.js'
+import { hasSeededOrders, seededOrders } from './seeded-orders.js'
+
+/** The id of a scenario's first generated order: its generator's `firstId`, else one past its largest explicit id, else 1. */
+export function generatedFirstId(scenario: CheckedScenario): bigint {
+  const given = int64Key(scenario.generate?.firstId)
+  if (given !== null) return BigInt(given)
+  return (scenario.orders ?? []).reduce<bigint>((largest, order) => (BigInt(order.id) > largest ? BigInt(order.id) : largest), 0n) + 1n
+}
+
+/** Whether making a scenario's orders at this seed takes the generator (faker): not when they were made ahead of time. */
+export function needsGenerator(scenario: CheckedScenario, seed: number | undefined): boolean {
+  const { generate } = scenario
+  return generate !== undefined && !hasSeededOrders(generate, seed ?? generate.seed, generatedFirstId(scenario))
+}
 
 /**
  * The initial orders of a scenario: its explicit records, then its generated
  * ones. `seed` replaces the generator's own seed; the same scenario and seed
- * always give the same orders. `generate` makes the generated ones (faker's
- * code, loaded only for a scenario that generates).
+ * always give the same orders. The generated ones are copied from those made
+ * ahead of time (`seededOrders`), else made by `generate` (faker's code,
+ * loaded only for a scenario that needs it).
  * @note Throws a `ScenarioError` when a generated id collides with an explicit one.
  */
 export function materializeOrders(
@@ -28,9 +43,9 @@ export function materializeOrders(
   if (scenario.generate === undefined) {
     return explicit
   }
-  const largestExplicit = explicit.reduce<bigint>((largest, order) => (BigInt(order.id) > largest ? BigInt(order.id) : largest), 0n)
-  const firstId = BigInt(int64Key(scenario.generate.firstId) ?? (largestExplicit + 1n).toString())
-  const generated = generate(scenario.generate, seed ?? scenario.generate.seed, firstId, source)
+  const firstId = generatedFirstId(scenario)
+  const generatorSeed = seed ?? scenario.generate.seed
+  const generated = seededOrders(scenario.generate, generatorSeed, firstId) ?? generate(scenario.generate, generatorSeed, firstId, source)
   if (explicit.length + generated.length > MAX_ORDERS) {
     throw new ScenarioError(
       source,

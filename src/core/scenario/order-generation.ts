@@ -1,4 +1,5 @@
 import type { GenerateOrders } from './generate-orders.js'
+import { needsGenerator } from './materialize-orders.js'
 import type { CheckedScenario } from './parse-scenario.js'
 
 /**
@@ -39,7 +40,11 @@ export function lazyGeneration(load: () => Promise<GenerateOrders>): OrderGenera
   }
 }
 
-/** What a scenario needs before its orders can be made: nothing, or the generator's load. */
-export function generatorNeeded(generation: OrderGeneration, scenario: CheckedScenario): Promise<GenerateOrders> | undefined {
-  return scenario.generate === undefined || generation.loaded() !== undefined ? undefined : generation.load()
+/** What a scenario needs before its orders can be made at `seed`: nothing, or the generator's load. */
+export function generatorNeeded(
+  generation: OrderGeneration,
+  scenario: CheckedScenario,
+  seed: number | undefined,
+): Promise<GenerateOrders> | undefined {
+  return generation.loaded() !== undefined || !needsGenerator(scenario, seed) ? undefined : generation.load()
 }

@@ -23,7 +23,8 @@ import { ScenarioError } from './scenario-error.js'
 
 export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'shipped', 'cancelled']
 const AFTER_CANCEL: readonly AfterCancel[] = ['keep', 'remove']
-const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/
+/** What a scenario's name may be: also a file name in the scenarios folder, and safe in a path. */
+export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/
 
 /** A scenario after checking: its defaults filled in. */
 export type CheckedScenario = Omit<Scenario, 'orders'> & { description: string; apiKeys: string[]; orders?: Order[] }

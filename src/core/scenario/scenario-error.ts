@@ -13,6 +13,8 @@ export class ScenarioError extends Error {
     readonly problem: string,
     /** The field at fault, e.g. `orders[2].id`, when there is one. */
     readonly field?: string,
+    /** The line of the file where its JSON stops parsing, when that is the problem. */
+    readonly line?: number,
   ) {
     super(`Failed to load scenario "${source}": ${problem}.`)
   }

@@ -7,15 +7,18 @@ import { errorReporter } from '../dispatch/unexpected-error.js'
 import type { AfterCancel, DeprecationDates } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
-import { resolveScenario } from '../scenario/load-scenario.js'
+import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../scenario/load-scenario.js'
 import type { GenerateOrders } from '../scenario/generate-orders.js'
 import { materializeOrders } from '../scenario/materialize-orders.js'
 import { generatorNeeded, type OrderGeneration } from '../scenario/order-generation.js'
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import type { Scenario } from '../scenario/scenario.js'
+import { ScenarioError } from '../scenario/scenario-error.js'
+import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import { createJournal } from '../state/journal.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import type { CheckedOptions } from './options.js'
+import { scenarioCache } from './scenario-cache.js'
 import type { SimulatorOptions } from './types.js'
 
 /** A scenario ready to load: checked, its orders made, its settings merged with the simulator's options. */
@@ -47,10 +50,12 @@ const NO_KEYS: ReadonlySet<string> = new Set()
 
 /** Loads scenarios and makes states for one simulator, its options applied. */
 export interface InstanceFactory {
-  /** Checks a scenario (a built-in name, a file's path or an object); throws a `ScenarioError` when it is bad. */
+  /** The scenarios folder (`scenariosDir`), whose files are scenarios by name beside the built-in ones. */
+  folder: ScenarioFolder | undefined
+  /** Checks a scenario (a built-in name, a folder's, a file's path or an object); throws a `ScenarioError` when it is bad. */
   resolve(input: string | Scenario): { scenario: CheckedScenario; source: string }
-  /** What `activate` must wait for first: the generator's load, when the scenario generates and it is not loaded. */
-  ready(scenario: CheckedScenario): Promise<unknown> | undefined
+  /** What `activate` must wait for first: the generator's load, when the scenario generates at `seed` and it is not loaded. */
+  ready(scenario: CheckedScenario, seed: number | undefined): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /** A fresh, independent state at the initial state of `active`. */
@@ -66,7 +71,32 @@ function lifecycleSeed(active: ActiveScenario): number {
   return active.seed ?? active.scenario.generate?.seed ?? 0
 }
 
-export function createInstanceFactory(options: SimulatorOptions, checked: CheckedOptions, generation: OrderGeneration): InstanceFactory {
+/** A scenario by name from the folder, or `resolveScenario`'s: the built-in ones win, and a path is read as a path. */
+function resolverWith(folder: ScenarioFolder | undefined): InstanceFactory['resolve'] {
+  if (folder === undefined) return resolveScenario
+  return (input) => {
+    if (typeof input !== 'string' || isBuiltinScenarioName(input) || looksLikePath(input)) return resolveScenario(input)
+    const found = folder.load(input)
+    if (found !== undefined) return found
+    const names = folder
+      .list()
+      .filter((entry) => entry.error === null)
+      .map((entry) => entry.name)
+    throw new ScenarioError(
+      input,
+      `neither a built-in scenario nor a file of the scenarios folder ${folder.dir} has this name ` +
+        `(its scenarios: ${names.length === 0 ? 'none' : names.join(', ')})`,
+    )
+  }
+}
+
+export function createInstanceFactory(
+  options: SimulatorOptions,
+  checked: CheckedOptions,
+  generation: OrderGeneration,
+  folder?: ScenarioFolder,
+): InstanceFactory {
+  const resolve = resolverWith(folder)
   const report = errorReporter(options.onError)
   let closed = false
   const generate: GenerateOrders = (...args) => {
@@ -111,13 +141,15 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
     controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
   }
 
+  const cache = scenarioCache(resolve, activate)
   return {
-    resolve: resolveScenario,
-    ready: (scenario) => generatorNeeded(generation, scenario),
-    activate,
+    folder,
+    resolve: cache.resolve,
+    ready: (scenario, seed) => generatorNeeded(generation, scenario, seed),
+    activate: cache.activate,
     load(input, seed) {
-      const { scenario, source } = resolveScenario(input)
-      return activate(scenario, source, seed)
+      const { scenario, source } = cache.resolve(input)
+      return cache.activate(scenario, source, seed)
     },
     create(active) {
       const store = createOrderStore()
@@ -148,6 +180,7 @@ export function createInstanceFactory(options: SimulatorOptions, checked: Checke
     },
     close() {
       closed = true
+      folder?.close()
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { Dispatcher } from '../dispatch/dispatcher.js'
+import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { ApiBase } from '../operations/routing.js'
 import type { JournalWriter } from '../state/journal.js'
 import type { OrderRecord } from '../state/order-store.js'
@@ -21,6 +22,8 @@ export interface SimulatorInternals {
     all(): readonly OrderRecord[]
     replace(records: readonly OrderRecord[]): Promise<void>
   }
+  /** The scenarios folder (`scenariosDir`), or undefined without one. */
+  folder: ScenarioFolder | undefined
 }
 
 export interface Revision {

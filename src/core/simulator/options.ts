@@ -71,8 +71,10 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
   const rateLimit = options.rateLimit === undefined ? null : parseRateLimit(options.rateLimit)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   wholeNumber(bodyLimit, 'bodyLimit', `bodyLimit must be a whole number of bytes, got ${quote(bodyLimit)}.`)
-  if (options.onError !== undefined && typeof options.onError !== 'function') {
-    throw new ValidationError('onError', `onError must be a function, got ${typeof options.onError}.`)
+  for (const name of ['onError', 'fallbackFetch'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new ValidationError(name, `${name} must be a function, got ${typeof options[name]}.`)
+    }
   }
   const maxSessions = options.sessions?.max ?? DEFAULT_MAX_SESSIONS
   const idleMs = (options.sessions?.idleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000

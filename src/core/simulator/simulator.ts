@@ -2,10 +2,13 @@ import { invalidRequest } from '../api-error.js'
 import { assertAuthorized } from '../bearer-auth.js'
 import { createDispatcher } from '../dispatch/dispatcher.js'
 import { errorReporter } from '../dispatch/unexpected-error.js'
-import { mapValidation, type ValidationError } from '../validation-error.js'
+import { createSimFetch } from '../fetch/sim-fetch.js'
+import { quote } from '../quote-value.js'
+import { mapValidation, ValidationError } from '../validation-error.js'
 import type { OrderGeneration } from '../scenario/order-generation.js'
+import type { openScenarioFolder, ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { OrderRecord } from '../state/order-store.js'
-import { createInstanceFactory } from './instance.js'
+import { createInstanceFactory, type SimulatorInstance } from './instance.js'
 import { attachInternals } from './internals.js'
 import { checkOptions, checkSeed } from './options.js'
 import { createSessions, SESSION_HEADER } from './sessions.js'
@@ -22,23 +25,53 @@ const failRequest = (error: ValidationError): never => {
   throw invalidRequest(error.message)
 }
 
+/** Told of a scenarios folder's problems (a file that stops loading, the folder gone): the operator's stderr. */
+const warnOfFolder = (line: string) => console.warn(`petstore-orders-simulator: ${line}`)
+
+/** Opens the `scenariosDir` option's folder with `open`, which only Node.js builds pass (a page cannot read a folder). */
+function openFolder(dir: unknown, open: typeof openScenarioFolder | undefined): ScenarioFolder | undefined {
+  if (dir === undefined) return undefined
+  return mapValidation(
+    () => {
+      if (typeof dir !== 'string' || dir === '')
+        throw new ValidationError('scenariosDir', `scenariosDir must be a folder's path, got ${quote(dir)}.`)
+      if (open === undefined)
+        throw new ValidationError('scenariosDir', 'scenariosDir needs Node.js: a page cannot read a folder. Pass scenario objects instead.')
+      return open(dir, warnOfFolder)
+    },
+    (error) => failInProcess(error, 'create'),
+  )
+}
+
 /**
  * Creates an independent simulator of the Petstore Orders Service, with no
  * transport: its own orders, keys, controls, journal and sessions.
  * `generation` makes generated orders; it must be loaded already when the
- * first scenario generates (later resets wait for it).
+ * first scenario generates (later resets wait for it). `openScenarios` reads
+ * the `scenariosDir` option's folder: Node.js builds pass it, a page's do not.
  */
-export function createSimulatorCore(options: SimulatorOptions, generation: OrderGeneration): SimulatorCore {
+export function createSimulatorCore(
+  options: SimulatorOptions,
+  generation: OrderGeneration,
+  openScenarios?: typeof openScenarioFolder,
+): SimulatorCore {
   const checked = mapValidation(
     () => checkOptions(options),
     (error) => failInProcess(error, 'create'),
   )
-  const factory = createInstanceFactory(options, checked, generation)
   const seed = mapValidation(
     () => checkSeed(options.seed),
     (error) => failInProcess(error, 'create'),
   )
-  const root = factory.create(factory.load(options.scenario ?? 'default', seed))
+  const folder = openFolder(options.scenariosDir, openScenarios)
+  const factory = createInstanceFactory(options, checked, generation, folder)
+  let root: SimulatorInstance
+  try {
+    root = factory.create(factory.load(options.scenario ?? 'default', seed))
+  } catch (error) {
+    folder?.close()
+    throw error
+  }
   const sessions = createSessions(checked, () => root.active, factory.create)
 
   const dispatcher = createDispatcher({
@@ -66,6 +99,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     return createView(() => sessions.get(sessionId), factory, checked, fail)
   }
   const sim: SimulatorCore = Object.assign(view(null, failInProcess), {
+    fetch: createSimFetch({ dispatcher, base: checked.base, fallbackFetch: options.fallbackFetch }),
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
@@ -88,5 +122,6 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     view,
     revision,
     records,
+    folder,
   })
 }

@@ -11,6 +11,8 @@ import type { RequestFilter } from '../state/request-filter.js'
 import type { PactDocument } from '../pact/pact-document.js'
 import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange } from '../pact/provider-states.js'
+import type { Fetch } from '../fetch/glossary.js'
+import type { ScenarioExport } from './scenario-export.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
@@ -63,6 +65,18 @@ export interface SimulatorOptions {
   lifecycle?: LifecycleInput | null
   /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
   sessions?: { max?: number; idleSeconds?: number }
+  /**
+   * A folder of scenario files (Node.js only): each `<name>.json` in it is a
+   * scenario `reset('<name>')` loads, read again whenever it changes, and
+   * where `saveScenario` writes.
+   */
+  scenariosDir?: string
+  /**
+   * Where `sim.fetch` sends a request that is not the simulated API's (another
+   * host, another path, or one left to others by `fallthrough`), such as the
+   * global `fetch`. Without it such a request rejects with a `TypeError`.
+   */
+  fallbackFetch?: Fetch
 }
 
 interface ResetOptions {
@@ -105,7 +119,7 @@ export interface SimulatorState {
 }
 
 /** The in-process API over one state: the simulator's own, or one session's. */
-export interface SimulatorView {
+export interface SimulatorView extends ScenarioExport {
   /**
    * Puts every order back to the initial state of a scenario: the current one
    * when none is given. A scenario that fails to load leaves the state as it was.
@@ -217,6 +231,17 @@ export interface SessionInfo {
 
 /** A simulator without a transport: its state and the sessions beside it. */
 export interface SimulatorCore extends SimulatorView {
+  /**
+   * The simulator as a standard `fetch`, answered in process by the same
+   * rules as every transport (sessions, journal, faults, latency, rate limit,
+   * pact), with no msw and no network. Usable unbound.
+   * @example
+   * const client = createClient<paths>({ baseUrl: 'https://api.petstore.example/v1', fetch: sim.fetch })
+   * const response = await sim.fetch('https://api.petstore.example/v1/store/orders', { headers: auth })
+   * @note A URL outside the simulated API rejects with a `TypeError`, unless
+   * the `fallbackFetch` option says where such requests go.
+   */
+  readonly fetch: Fetch
   /**
    * The state of one session: requests carrying `X-Sim-Session: <id>` act on
    * it. Created on first use from the simulator's current scenario, at its

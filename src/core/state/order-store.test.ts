@@ -123,6 +123,8 @@ async function watch(store: ReturnType<typeof createOrderStore>, write: Promise<
 test('a write the model fails to store leaves the orders as they were, at a new version', async () => {
   const store = createOrderStore()
   await store.replaceAll([order('1'), order('2')])
+  // A change brings the model to the orders first: the failure below is the cancel's own.
+  await store.change(async () => undefined)
   vi.spyOn(crypto, 'randomUUID').mockImplementation(() => {
     throw new Error('no record keys here')
   })
@@ -148,4 +150,21 @@ test('two writes of one change compose: readers never see the second without the
   expect(seen.some((state) => state.orders.includes('2:shipped'))).toBe(true)
   for (const { orders } of seen.filter((state) => state.orders.includes('2:shipped'))) expect(orders).toContain('1:cancelled')
   expect(store.all().map((record) => record.status)).toEqual(['cancelled', 'shipped', 'pending'])
+})
+
+test('a reset is a copy: the model takes the orders with the next change, and one it fails to take is shown still and taken again', async () => {
+  const store = createOrderStore()
+  const records = [order('1'), order('2')]
+  await store.replaceAll(records)
+  records[0] = order('9')
+  expect(store.all().map((record) => record.id)).toEqual(['1', '2'])
+  const uuid = vi.spyOn(crypto, 'randomUUID').mockImplementation(() => {
+    throw new Error('no record keys here')
+  })
+  await expect(store.change((orders) => orders.setStatus('1', 'cancelled'))).rejects.toThrow('no record keys here')
+  expect(store.all().map((record) => `${record.id}:${record.status}`)).toEqual(['1:pending', '2:pending'])
+  uuid.mockRestore()
+  await store.change((orders) => orders.setStatus('1', 'cancelled'))
+  expect(store.all().map((record) => `${record.id}:${record.status}`)).toEqual(['1:cancelled', '2:pending'])
+  expect(store.find('2')?.status).toBe('pending')
 })

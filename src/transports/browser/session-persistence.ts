@@ -1,4 +1,4 @@
-import type { Fault, FaultInput } from '../../core/controls/faults.js'
+import { faultInputOf, type FaultInput } from '../../core/controls/faults.js'
 import type { LatencyRanges } from '../../core/controls/latency.js'
 import type { RateLimit } from '../../core/controls/rate-limit.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
@@ -125,11 +125,6 @@ export async function restore(sim: Simulator, stored: PersistedState): Promise<v
   await internalsOf(sim).records.replace(stored.orders)
 }
 
-/** A fault as it can be added again: what is left of it, without its id. */
-function faultInput({ id: _id, remaining, ...fault }: Fault): FaultInput {
-  return remaining === null ? fault : { ...fault, times: remaining }
-}
-
 function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
   return {
     format: FORMAT,
@@ -137,7 +132,7 @@ function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
     scenario: persistence.scenario,
     seed: persistence.seed,
     latency: sim.latency(),
-    faults: sim.faults().map(faultInput),
+    faults: sim.faults().map(faultInputOf),
     rateLimit: sim.rateLimit(),
     orders: internalsOf(sim).records.all(),
   }

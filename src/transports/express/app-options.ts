@@ -3,7 +3,8 @@ import { checkBasePath } from '../../core/operations/routing.js'
 import { failInProcess } from '../../core/simulator/simulator.js'
 import type { LoadedScenario, SimulatorOptions } from '../../core/simulator/types.js'
 import { mapValidation } from '../../core/validation-error.js'
-import { createSimulator, type Simulator } from '../msw/msw-simulator.js'
+import type { Simulator } from '../msw/build-simulator.js'
+import { createBundledSimulator } from '../msw/bundled-simulator.js'
 import type { HostCheckOptions } from '../node/host-check.js'
 
 export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
@@ -43,5 +44,5 @@ export function simulatorFor(options: SimulatorAppOptions): { sim: Simulator; ba
     () => checkBasePath(options.basePath),
     (error) => failInProcess(error, 'create'),
   )
-  return { sim: options.simulator ?? createSimulator({ ...options, baseUrl: basePath }), basePath }
+  return { sim: options.simulator ?? createBundledSimulator({ ...options, baseUrl: basePath }), basePath }
 }

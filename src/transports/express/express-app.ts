@@ -7,8 +7,10 @@ import { internalsOf } from '../../core/simulator/internals.js'
 import { arrival, elapsedSince, type Arrival } from '../../core/state/journal.js'
 import type { Simulator } from '../msw/msw-simulator.js'
 import { createFrontDoor } from '../node/front-door.js'
+import { createHealthCheck, isHealthPath } from '../node/health.js'
 import { createHostCheck } from '../node/host-check.js'
 import { ADMIN_PREFIX, logWhenFinished, sendError, targetError } from '../node/node-edge.js'
+import { packageVersion } from '../node/package-root.js'
 import { createAdminOriginCheck } from './admin/admin-origin.js'
 import { createAdminRouter } from './admin/admin-router.js'
 import { simulatorFor, type InternalAppOptions } from './app-options.js'
@@ -100,6 +102,9 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
       next()
     })
   }
+  const health = createHealthCheck(packageVersion(), () => options.shutdown?.aborted === true)
+  // What probes call: from any Host, with or without the admin API.
+  app.use((req, res, next) => (isHealthPath(req.url) ? health(req, res) : next()))
   const hostCheck = options.hostCheck ?? createHostCheck({ allowedHosts: options.allowedHosts })
   // Before anything else: a rebinding Host or a proxy-style target changes nothing and is not journaled.
   app.use(guard((req) => hostCheck(req.headers.host) ?? targetError(req.url)))
@@ -137,6 +142,6 @@ export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorA
     sendError(res, answer ?? error)
   }
   app.use(onError)
-  const listener = createFrontDoor({ dispatcher: internals.dispatcher, app, admin, log, report, hostCheck })
+  const listener = createFrontDoor({ dispatcher: internals.dispatcher, app, admin, log, report, hostCheck, health })
   return { app, sim, listener }
 }

@@ -47,7 +47,13 @@ function toCommonJs(source: string, file: string): TransformedSource {
       banner: BANNER,
       // Jest's CommonJS mode gives a module no way to import(): load it with require() instead.
       supported: { 'dynamic-import': false },
-      define: { 'import.meta.url': IMPORT_META_URL, 'import.meta.filename': '__filename', 'import.meta.dirname': '__dirname' },
+      // import.meta.require: Jest's own require, with which this package loads msw on first use (require-msw.ts).
+      define: {
+        'import.meta.url': IMPORT_META_URL,
+        'import.meta.filename': '__filename',
+        'import.meta.dirname': '__dirname',
+        'import.meta.require': 'require',
+      },
       logLevel: 'silent',
     })
     return { code, map }

@@ -1,18 +1,35 @@
 import type { HttpHandler } from 'msw'
 import type { OrderGeneration } from '../../core/scenario/order-generation.js'
+import type { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorCore, SimulatorOptions } from '../../core/simulator/types.js'
-import { createHandlers } from './handlers.js'
+import { createHandlers, type MswHttp } from './handlers.js'
 
 export interface Simulator extends SimulatorCore {
-  /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. */
+  /** The msw request handlers; hand them to `setupServer(...)` or `setupWorker(...)`. Needs msw; `fetch` does not. */
   readonly handlers: readonly HttpHandler[]
 }
 
-/** A simulator with its msw handlers, its generated orders made by `generation` (eager in Node, lazy in a page). */
-export function buildSimulator(options: SimulatorOptions, generation: OrderGeneration): Simulator {
-  const sim = createSimulatorCore(options, generation)
+/**
+ * A simulator with its msw handlers, its generated orders made by
+ * `generation` (eager in Node, lazy in a page), its scenarios folder read by
+ * `openScenarios` (Node only). The handlers are made on first read from
+ * `msw()`, which throws one line when msw is missing: a simulator that is
+ * only fetched from never needs msw.
+ */
+export function buildSimulator(
+  options: SimulatorOptions,
+  generation: OrderGeneration,
+  msw: () => MswHttp,
+  openScenarios?: typeof openScenarioFolder,
+): Simulator {
+  const sim = createSimulatorCore(options, generation, openScenarios)
   const { base, dispatcher } = internalsOf(sim)
-  return Object.assign(sim, { handlers: createHandlers(base, dispatcher) })
+  let handlers: readonly HttpHandler[] | undefined
+  // Enumerable, as a plain property would be: a copy made with spread (`{ ...sim, handlers }`) has them too.
+  return Object.defineProperty(sim, 'handlers', {
+    get: () => (handlers ??= createHandlers(msw(), base, dispatcher)),
+    enumerable: true,
+  }) as Simulator
 }

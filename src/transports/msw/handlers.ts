@@ -1,11 +1,12 @@
-// A namespace import: with msw 1, which has no `http`, a named one would fail
-// before assertSupportedMsw() can say what to install.
-import * as msw from 'msw'
 import type { HttpHandler } from 'msw'
 import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
+import { fromFetch } from '../../core/fetch/fetch-request.js'
+import { toResponse } from '../../core/fetch/fetch-response.js'
 import { OPERATIONS } from '../../core/operations/registry.js'
 import { isUnderBase, matchRoute, type ApiBase } from '../../core/operations/routing.js'
-import { fromFetch, toResponse } from './fetch-edge.js'
+
+/** The part of msw the handlers are made with: loaded by whoever makes them, so that msw stays optional. */
+export type MswHttp = Pick<typeof import('msw'), 'http'>
 
 type Params = { param: string; target: string }
 
@@ -14,9 +15,9 @@ type Params = { param: string; target: string }
  * catch-all that answers what a real server would for any other request under
  * the base. Each hands the request to the dispatcher every transport shares.
  */
-export function createHandlers(base: ApiBase, dispatcher: Dispatcher): HttpHandler[] {
+export function createHandlers({ http }: MswHttp, base: ApiBase, dispatcher: Dispatcher): HttpHandler[] {
   const handlers = OPERATIONS.map((operation) =>
-    (operation.method === 'DELETE' ? msw.http.delete : msw.http.get)<Params>(
+    (operation.method === 'DELETE' ? http.delete : http.get)<Params>(
       ({ request }) => {
         const url = new URL(request.url)
         const match = matchRoute(url, base)
@@ -29,7 +30,7 @@ export function createHandlers(base: ApiBase, dispatcher: Dispatcher): HttpHandl
   if (dispatcher.answersUnknown) {
     // Last, so that handlers placed before it (or added with `server.use()`) win.
     handlers.push(
-      msw.http.all(
+      http.all(
         ({ request }) => isUnderBase(new URL(request.url), base),
         async ({ request }) => {
           const url = new URL(request.url)

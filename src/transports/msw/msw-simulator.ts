@@ -1,7 +1,10 @@
 import { generateOrders } from '../../core/scenario/generate-orders.js'
 import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
+import type { MswHttp } from './handlers.js'
+import { requireMsw } from './require-msw.js'
 
 export type { Simulator } from './build-simulator.js'
 
@@ -11,14 +14,13 @@ export type { Simulator } from './build-simulator.js'
  *
  * @example
  * const sim = createSimulator({ scenario: 'pending' })
- * const server = setupServer(...sim.handlers)
- * server.listen()
- * await fetch('https://api.petstore.example/v1/store/orders/1', {
+ * await sim.fetch('https://api.petstore.example/v1/store/orders/1', {
  *   method: 'DELETE',
  *   headers: { Authorization: 'Bearer petstore-test-key' },
  * }) // 204
  * sim.orders()[0].status // 'cancelled'
+ * @note `sim.handlers` (msw's) loads msw on first read; `sim.fetch` needs no msw.
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, eagerGeneration(generateOrders))
+  return buildSimulator(options, eagerGeneration(generateOrders), () => requireMsw<MswHttp>('sim.handlers'), openScenarioFolder)
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http'
 import type { ApiError } from '../../core/api-error.js'
 import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
 import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
+import { isHealthPath } from './health.js'
 import { isAdminPath, logWhenFinished, NodeRequest, pathUrl, sendError, sendReply, setCorsHeaders, targetError } from './node-edge.js'
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
@@ -24,6 +25,8 @@ export interface FrontDoorOptions {
   report: ErrorReporter
   /** Checks the Host header first: a refused one is answered before anything else runs. */
   hostCheck: (header: string | undefined) => ApiError | null
+  /** Answers `GET /__sim/health`, before the Host check and whether the admin API is on or not. */
+  health: RequestListener
 }
 
 /**
@@ -33,8 +36,13 @@ export interface FrontDoorOptions {
  * built, no express middleware runs. Everything else goes to the express
  * app, which answers the API too (through msw), identically.
  */
-export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck }: FrontDoorOptions): RequestListener {
+export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck, health }: FrontDoorOptions): RequestListener {
   return (req, res) => {
+    if (isHealthPath(req.url)) {
+      if (log !== undefined) logWhenFinished(log, req, res)
+      health(req, res)
+      return
+    }
     const refused = hostCheck(req.headers.host) ?? targetError(req.url)
     if (refused !== null) {
       if (log !== undefined) logWhenFinished(log, req, res)

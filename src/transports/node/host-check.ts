@@ -17,6 +17,17 @@ export function hostOf(header: string): string | null {
   }
 }
 
+/**
+ * An IPv4 or IPv6 address, as `hostOf` gives it. DNS rebinding needs a name
+ * the attacker's DNS answers, so an address in the Host header is no threat
+ * (Vite admits them too): a client that reaches the server at the bridge's
+ * gateway (Testcontainers, 10.88.0.1 under podman) or by a pod IP is answered.
+ */
+function isIpLiteral(host: string): boolean {
+  // hostOf normalises every IPv4 spelling (0x7f.1, 2130706433) to dotted quads; a name never ends in a number.
+  return host.startsWith('[') || /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
 /** `localhost`, `*.localhost`, 127.0.0.0/8, `[::1]` and IPv4-mapped 127.0.0.0/8 (`[::ffff:7f00:1]`), as `hostOf` gives them. */
 export function isLoopbackHost(host: string): boolean {
   return (
@@ -42,6 +53,7 @@ export interface HostCheckOptions {
 /**
  * Checks the Host header of every request: a DNS-rebinding page reaches a
  * server on the loopback under its own domain name, which this refuses.
+ * Any IP address passes; a name passes when it is a loopback one or allowed.
  * Returns null for an allowed Host, else the 400 or 403 to answer.
  */
 export function createHostCheck(options: HostCheckOptions = {}): (header: string | undefined) => ApiError | null {
@@ -66,7 +78,7 @@ export function createHostCheck(options: HostCheckOptions = {}): (header: string
     if (host === null) {
       return new ApiError(400, ErrorCode.InvalidRequest, `The Host header ${quote(header)} is not a host name or address.`)
     }
-    if (isLoopbackHost(host) || exact.has(host) || suffixes.some((suffix) => host.endsWith(suffix))) {
+    if (isIpLiteral(host) || isLoopbackHost(host) || exact.has(host) || suffixes.some((suffix) => host.endsWith(suffix))) {
       lastAllowed = header
       return null
     }
@@ -74,8 +86,8 @@ export function createHostCheck(options: HostCheckOptions = {}): (header: string
     return new ApiError(
       403,
       ErrorCode.ForbiddenHost,
-      `Host ${quote(name)} is not allowed: the simulator answers loopback names and addresses ` +
-        `and the address it is bound to (a guard against DNS rebinding). ` +
+      `Host ${quote(name)} is not allowed: the simulator answers IP addresses and loopback names ` +
+        `(a guard against DNS rebinding, which needs a name). ` +
         `To allow it, start it with --allowed-hosts ${name} (or PETSTORE_SIM_ALLOWED_HOSTS, or the allowedHosts option).`,
     )
   }

@@ -3,10 +3,8 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { ApiError, errorReply } from '../../core/api-error.js'
 import { ErrorCode } from '../../core/error-codes.js'
+import { headersTooLarge, MAX_HEADER_BYTES, notValidHttp } from '../../core/fetch/parser-refusal.js'
 import { sendError } from './node-edge.js'
-
-/** The largest header section the server reads; a 16 KB key still gets its 401. */
-const MAX_HEADER_BYTES = 64 * 1024
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -28,11 +26,11 @@ function writeRawError(socket: Duplex, error: ApiError): void {
 function parserError(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, ErrorCode.HeadersTooLarge, `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`)
+      return headersTooLarge()
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError(408, ErrorCode.RequestTimeout, 'The request headers did not arrive in time.')
     default:
-      return new ApiError(400, ErrorCode.InvalidRequest, 'The request is not valid HTTP.')
+      return notValidHttp()
   }
 }
 

@@ -122,7 +122,7 @@ function writePaced(res: ServerResponse, body: Uint8Array, paceMs: number): void
 
 /** Writes an answer of the operations to Node's response. */
 export function sendReply(res: ServerResponse, reply: Reply): void {
-  if (reply.networkError) {
+  if (reply.networkError !== undefined) {
     // What a client sees of a network failure: the connection drops.
     res.socket?.destroy()
     return

@@ -29,7 +29,7 @@ async function fromRoute(request: Request, url: URL, session: string, signal: Ab
 
 /** Sends a reply through the route. Playwright cannot stream a body, so a paced one comes whole once its time has passed. */
 async function fulfill(route: Route, reply: Reply, origin: string | undefined): Promise<void> {
-  if (reply.networkError) return route.abort('connectionreset')
+  if (reply.networkError !== undefined) return route.abort('connectionreset')
   if (reply.paceMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.paceMs))
   const bodyless = reply.body === null || route.request().method() === 'HEAD'
   await route.fulfill({

@@ -1,25 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { networkInterfaces } from 'node:os'
 import { errorReporter, type ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { simulatorFor, type InternalAppOptions, type SimulatorAppOptions } from '../express/app-options.js'
 import type { Simulator } from '../msw/msw-simulator.js'
 import { createFrontDoor } from '../node/front-door.js'
+import { createHealthCheck } from '../node/health.js'
 import { createHostCheck, hostOf, isLoopbackHost } from '../node/host-check.js'
 import { createHttpServer, trackConnections } from '../node/http-server.js'
 import { sendError } from '../node/node-edge.js'
+import { packageVersion } from '../node/package-root.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
-/** The addresses a server bound to `host` is reached by as itself: that one, or every address of this machine for a wildcard. */
+/** The name a server bound to `host` is reached by as itself (any address passes the Host check already). */
 function ownAddresses(host: string): string[] {
-  if (!WILDCARD_HOSTS.has(host)) return [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host]
-  return Object.values(networkInterfaces())
-    .flat()
-    .filter((address) => address !== undefined)
-    .map((address) => (address.family === 'IPv6' ? `[${address.address.replace(/%.*$/, '')}]` : address.address))
+  if (WILDCARD_HOSTS.has(host)) return []
+  return [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host]
 }
 
 /** Whether a bind address reaches this machine only. */
@@ -107,6 +105,7 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
     log: options.log,
     report,
     hostCheck,
+    health: createHealthCheck(packageVersion(), () => shutdown.signal.aborted),
   })
   return new Promise((resolve, reject) => {
     const server = createHttpServer(listener)

@@ -8,7 +8,7 @@ import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-d
 import { adminFallback } from './admin-fallback.js'
 import { sendJson } from './admin-json.js'
 import { operationRoute } from './operation-route.js'
-import { availableScenarios } from '../../../core/admin/scenario-catalog.js'
+import { scenarioSource } from '../../../core/admin/scenario-catalog.js'
 import { failAdmin } from '../../../core/admin/admin-input.js'
 import type { AdminOperation } from '../../../core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS, type AdminOperationId, routePath, type TransportOperationId } from '../../../core/admin/admin-table.js'
@@ -17,9 +17,9 @@ import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
 import { panelRouter } from './panel-route.js'
 
-/** The pages' operations: panelRouter and demoRouter serve them. */
-type PageOperationId = {
-  [K in keyof typeof DISCOVERY_OPERATIONS]: (typeof DISCOVERY_OPERATIONS)[K] extends { page: true } ? K : never
+/** The pages' operations, which panelRouter and demoRouter serve, and the health check, answered before the Host check (health.ts). */
+type ServedElsewhere = {
+  [K in keyof typeof DISCOVERY_OPERATIONS]: (typeof DISCOVERY_OPERATIONS)[K] extends { page: true } | { probe: true } ? K : never
 }[keyof typeof DISCOVERY_OPERATIONS]
 
 /** Requires the admin token on everything but the demo page's static files. */
@@ -48,7 +48,7 @@ export function createAdminRouter(
   const router = Router()
   const internals = internalsOf(sim)
   // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
-  const available = availableScenarios(options.startedWith ?? sim.scenario())
+  const scenarios = scenarioSource(options.startedWith ?? sim.scenario(), internals.folder)
   // The panel's page and files need no token: the page asks for it.
   router.use(panelRouter())
   if (options.token !== undefined) router.use(requireToken(options.token))
@@ -66,15 +66,15 @@ export function createAdminRouter(
     next()
   })
 
-  const transport: Record<Exclude<TransportOperationId, PageOperationId>, RequestHandler> = {
+  const transport: Record<Exclude<TransportOperationId, ServedElsewhere>, RequestHandler> = {
     listAdminEndpoints: (_req, res) => sendJson(res, 200, { endpoints: endpointLines() }),
     getAdminOpenApiDocument: (_req, res) => sendJson(res, 200, adminOpenApiDocument),
     streamEvents: eventsRoute(sim, options.shutdown),
   }
   for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]) {
-    // The pages are served by panelRouter (before the token) and demoRouter (below).
-    if (operation.page === true) continue
-    const handler = operation.run === undefined ? transport[id as keyof typeof transport] : operationRoute(operation, sim, available)
+    // The pages are served by panelRouter (before the token) and demoRouter (below), the health check by the server's edge.
+    if (operation.page === true || operation.probe === true) continue
+    const handler = operation.run === undefined ? transport[id as keyof typeof transport] : operationRoute(operation, sim, scenarios)
     router[operation.method.toLowerCase() as 'get'](routePath(operation.path), handler)
   }
   router.use('/demo', demoRouter())

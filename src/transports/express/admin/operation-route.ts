@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express'
 import type { AdminOperation } from '../../../core/admin/admin-operation.js'
 import { answerOf } from '../../../core/admin/admin-table.js'
-import type { ScenarioCatalog } from '../../../core/admin/scenario-catalog.js'
+import type { ScenarioSource } from '../../../core/admin/scenario-catalog.js'
 import { ApiError } from '../../../core/api-error.js'
 import type { SimulatorCore, SimulatorView } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
@@ -12,7 +12,7 @@ import { readJson, readQuery } from './admin-json.js'
  * one) and query (when it reads one) read here, its answer written. An
  * `ApiError` it throws, also once it rejects, is the answer.
  */
-export function operationRoute(operation: AdminOperation, sim: SimulatorCore, scenarios: ScenarioCatalog): RequestHandler {
+export function operationRoute(operation: AdminOperation, sim: SimulatorCore, scenarios: ScenarioSource): RequestHandler {
   return (req, res, next) => {
     const refuse = (error: unknown) => {
       if (error instanceof ApiError) sendError(res, error)

@@ -1,0 +1,113 @@
+import { ApiError } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { systemErrorCode } from '../system-error-code.js'
+import type { FolderFileSystem } from './folder-file-system.js'
+import { MAX_FOLDER_FILE_BYTES } from './read-folder-scenario.js'
+
+/** Where a filesystem has no hard links, a save without overwrite falls back to a check and a rename. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'])
+
+function unavailable(dir: string, error: unknown): ApiError {
+  const code = systemErrorCode(error)
+  const why =
+    code === 'EROFS'
+      ? 'is read-only'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'is not writable by this process'
+        : code === 'ENOENT' || code === 'ENOTDIR'
+          ? 'no longer exists'
+          : code === 'ENOSPC' || code === 'EDQUOT'
+            ? 'has no space left'
+            : `cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`
+  return new ApiError(
+    409,
+    ErrorCode.ScenariosDirUnavailable,
+    `The scenarios folder ${dir} ${why}: the scenario was not saved, and nothing else changed. ` +
+      'Mount or make it writable (a container needs a volume at the folder), then save again.',
+  )
+}
+
+function scenarioExists(name: string, file: string): ApiError {
+  return new ApiError(
+    409,
+    ErrorCode.ScenarioExists,
+    `The scenarios folder already has "${name}" (${file}); send "overwrite": true to replace it, or pick another name.`,
+  )
+}
+
+/**
+ * Writes scenario files into one folder, whole or not at all: the text goes
+ * to a temporary file in the folder, then takes the scenario's name by a
+ * hard link (which fails when the name exists, however many processes race)
+ * or, to overwrite, a rename. Saves of one name run one after the other.
+ */
+export function createScenarioWriter(
+  fs: FolderFileSystem,
+  dir: string,
+): (name: string, text: string, overwrite: boolean) => Promise<{ path: string; overwritten: boolean }> {
+  // One promise per name being saved; each is removed once its last save is done.
+  const running = new Map<string, Promise<unknown>>()
+
+  async function write(name: string, text: string, overwrite: boolean): Promise<{ path: string; overwritten: boolean }> {
+    const bytes = new TextEncoder().encode(text).byteLength
+    if (bytes > MAX_FOLDER_FILE_BYTES)
+      throw new ApiError(
+        409,
+        ErrorCode.ScenarioTooLarge,
+        `The scenario would be a file of ${bytes} bytes; a scenario file of the folder may be at most ${MAX_FOLDER_FILE_BYTES} bytes. ` +
+          'Remove orders first; nothing was saved.',
+      )
+    const path = fs.join(dir, `${name}.json`)
+    const temporary = fs.join(dir, `.${name}.json.${globalThis.crypto.randomUUID()}.tmp`)
+    let existed = false
+    try {
+      fs.statSync(path)
+      existed = true
+    } catch {
+      // Not there yet.
+    }
+    if (existed && !overwrite) throw scenarioExists(name, `${name}.json`)
+    try {
+      await fs.writeFile(temporary, text, { flag: 'wx', mode: 0o664 })
+    } catch (error) {
+      throw unavailable(dir, error)
+    }
+    try {
+      if (overwrite) await fs.rename(temporary, path)
+      else await fs.link(temporary, path).catch(async (error: unknown) => linkFallback(error, temporary, path, name))
+    } catch (error) {
+      throw error instanceof ApiError ? error : unavailable(dir, error)
+    } finally {
+      await fs.unlink(temporary).catch(() => undefined)
+    }
+    return { path, overwritten: existed }
+  }
+
+  /** A name taken meanwhile is the 409 of an existing scenario; a filesystem without links gets a rename. */
+  async function linkFallback(error: unknown, temporary: string, path: string, name: string): Promise<void> {
+    const code = systemErrorCode(error)
+    if (code === 'EEXIST') throw scenarioExists(name, `${name}.json`)
+    if (code === undefined || !NO_HARD_LINKS.has(code)) throw error
+    try {
+      fs.statSync(path)
+    } catch {
+      await fs.rename(temporary, path)
+      return
+    }
+    throw scenarioExists(name, `${name}.json`)
+  }
+
+  return (name, text, overwrite) => {
+    const previous = running.get(name) ?? Promise.resolve()
+    const result = previous.then(() => write(name, text, overwrite))
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    )
+    running.set(name, settled)
+    void settled.then(() => {
+      if (running.get(name) === settled) running.delete(name)
+    })
+    return result
+  }
+}

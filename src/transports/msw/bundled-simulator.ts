@@ -1,0 +1,14 @@
+import { generateOrders } from '../../core/scenario/generate-orders.js'
+import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
+import type { SimulatorOptions } from '../../core/simulator/types.js'
+import { buildSimulator, type Simulator } from './build-simulator.js'
+import { bundledMsw } from './bundled-msw.js'
+
+/**
+ * `createSimulator` where msw is imported with the code: in the standalone
+ * server and `./node`'s bundled paths (Node only: it reads a scenarios folder).
+ */
+export function createBundledSimulator(options: SimulatorOptions = {}): Simulator {
+  return buildSimulator(options, eagerGeneration(generateOrders), bundledMsw, openScenarioFolder)
+}
