@@ -47,7 +47,6 @@ export function mountDevtools(sim: SimulatorCore, options: DevtoolsOptions = {})
   const toggle = h('button', opens, 'Petstore simulator')
   // The toggle first: the keyboard reaches it, then what it opens.
   shadow.append(h('div', { class: 'sim dock' }, toggle, body))
-
   function setOpen(open: boolean): void {
     body.hidden = !open
     toggle.setAttribute('aria-expanded', String(open))
@@ -63,7 +62,6 @@ export function mountDevtools(sim: SimulatorCore, options: DevtoolsOptions = {})
     setOpen(false)
     toggle.focus()
   })
-
   ;(options.container ?? document.body).append(host)
   setOpen(options.open === true)
   return {

@@ -4,7 +4,6 @@ import type { AdminClient } from '../core/admin/admin-client.js'
 export type StreamStatus = 'live' | 'lost' | 'unauthorized'
 /** An event of the state followed (`state`, `requests`, `controls`, `sessions`), its data as JSON gives it. */
 export type PanelEvent = { event: string; data: unknown }
-
 /**
  * What the panel acts through and follows: the admin API and its event stream
  * (the server's page), or the in-process simulator (a page's corner panel).
@@ -16,8 +15,9 @@ export interface PanelConnection {
   follow(session: string, onEvent: (event: PanelEvent) => void, onStatus: (status: StreamStatus) => void): { stop(): void; look(): void }
   /** A server offers its session picker at once; an in-page simulator once it has a session. */
   sessionsAlways: boolean
+  /** Why Save as scenario cannot work here (no scenarios folder to write), said beside it; a server says it when asked. */
+  unsaved?: string
 }
-
 /** What each section of the panel is built with. */
 export interface PanelContext {
   /** An id in the panel's root: prefixed in a corner panel, so that the host page's own stay apart. */
@@ -29,4 +29,5 @@ export interface PanelContext {
   compact: boolean
   /** What has focus in the panel's root (a shadow root's own). */
   focused(): Element | null
+  unsaved?: string | undefined
 }

@@ -11,10 +11,8 @@ export const FAULT_PRESETS: readonly { label: string; fault: FaultInput }[] = [
   { label: 'Next list body takes 3 s', fault: { operation: 'listOrders', kind: 'slow-body', durationMs: 3000, times: 1 } },
   { label: 'Next list is malformed JSON', fault: { operation: 'listOrders', kind: 'malformed-json', times: 1 } },
 ]
-
 /** A fault as the admin API gives it. */
 export type ShownFault = v.InferOutput<typeof Fault>
-
 /** One line per fault: "cancelOrder: status 503, 1 more time". */
 export function describeFault(fault: ShownFault): string {
   const parts = [`${fault.operation}: ${fault.kind}${fault.status === undefined ? '' : ` ${fault.status}`}`]
@@ -24,7 +22,6 @@ export function describeFault(fault: ShownFault): string {
   parts.push(fault.remaining === null ? 'every time' : `${fault.remaining} more time${fault.remaining === 1 ? '' : 's'}`)
   return parts.join(', ')
 }
-
 /** Latency ranges as `latency()` and the admin API give them: `{ default: { min, max } }`, or null with none. */
 export function describeLatency(latency: Readonly<Record<string, { min: number; max: number } | undefined>> | null): string {
   const range = ({ min, max }: { min: number; max: number }) => (min === max ? `${min}` : `${min}-${max}`)
@@ -33,18 +30,15 @@ export function describeLatency(latency: Readonly<Record<string, { min: number; 
   )
   return parts.length === 0 ? 'Now: none.' : `Now: ${parts.join(', ')}.`
 }
-
 /** The rate limit in force ("none" is the latency's word: each line is found by its own text). */
 export const describeRateLimit = (limit: { limit: number; windowSeconds: number } | null) =>
   limit === null ? 'Now: no limit.' : `Now: ${limit.limit} per ${limit.windowSeconds} s.`
-
 /** A duration in ms as people say it: 500 ms, 1.5 s, 30 s, 2 min, 1 h. */
 function describeDuration(ms: number): string {
   if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`
   if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`
   return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`
 }
-
 /** `state.options.lifecycle`: when pending orders ship by themselves, or null when they never do. */
 export function describeLifecycle(lifecycle: { min: number; max: number } | null | undefined): string {
   if (!lifecycle) return 'Lifecycle: none (orders change only when someone changes them).'
@@ -52,12 +46,9 @@ export function describeLifecycle(lifecycle: { min: number; max: number } | null
   const after = min === max ? describeDuration(min) : `between ${describeDuration(min)} and ${describeDuration(max)}`
   return `Lifecycle: pending orders ship ${after} after they are loaded, reset or added.`
 }
-
 export type ShownClock = v.InferOutput<typeof Clock>
-
 /** A time as ISO 8601 to the second: the milliseconds of a simulated clock mean nothing to a reader. */
 const isoSecond = (time: number | string) => `${new Date(time).toISOString().slice(0, 19)}Z`
-
 /** `GET /__sim/clock` with the simulated time `now` (ms): the time and the transitions still to come, soonest first. */
 export function describeClock(clock: ShownClock, now: number): string {
   const advanced = clock.advancedMs === 0 ? 'not advanced' : `advanced ${describeDuration(clock.advancedMs)}`

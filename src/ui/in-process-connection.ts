@@ -36,6 +36,9 @@ export function inProcessConnection(sim: SimulatorCore): PanelConnection {
   return {
     admin: (session) => inProcessAdminClient(sim, session === '' ? null : session),
     sessionsAlways: false,
+    ...(internalsOf(sim).folder === undefined && {
+      unsaved: "This page's simulator has no scenarios folder to save in (a browser cannot write one): Download gives the file.",
+    }),
     follow(session, onEvent, onStatus) {
       // The simulator itself for the default state: its own methods are what it is watched through.
       const view = session === '' ? sim : internalsOf(sim).view(session, failAdmin)

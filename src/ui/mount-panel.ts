@@ -28,7 +28,8 @@ export function createPanel(connection: PanelConnection, options: PanelOptions) 
   let session = ''
   let following: ReturnType<PanelConnection['follow']> | null = null
   let timer: ReturnType<typeof setInterval> | undefined
-  const refused = (out: HTMLElement, error: unknown) => {
+  /** Says why a change was refused, beside the control that made it. */
+  const refused = (out: HTMLElement) => (error: unknown) => {
     out.textContent = error instanceof AdminError ? error.message : `The simulator cannot be reached (${String(error)}).`
     if (error instanceof AdminError) options.onRefused?.(error)
   }
@@ -36,13 +37,11 @@ export function createPanel(connection: PanelConnection, options: PanelOptions) 
     id: (name) => (options.compact ? `sim-${name}` : name),
     admin: () => connection.admin(session),
     compact: options.compact,
+    unsaved: connection.unsaved,
     focused: () => options.root().activeElement,
     run(out, change) {
       out.textContent = ''
-      change().then(
-        () => following?.look(),
-        (error: unknown) => refused(out, error),
-      )
+      change().then(() => following?.look(), refused(out))
     },
   }
   const [scenario, clock, orders] = [scenarioSection(ctx), clockSection(ctx), ordersSection(ctx)]

@@ -16,7 +16,7 @@ fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 0.75re
 .line { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
 label { display: inline-flex; flex-direction: column; font-size: 0.85rem; gap: 0.15rem; }
 input, select, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; padding: 0.2rem 0.4rem; margin: 0; }
-button { cursor: pointer; border-color: var(--accent); color: var(--accent); }
+button { cursor: pointer; border-color: var(--accent); color: var(--accent); } button:disabled { cursor: not-allowed; opacity: 0.6; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid var(--line); white-space: nowrap; }

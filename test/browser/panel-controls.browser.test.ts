@@ -1,5 +1,8 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createSimulatorApp, type RunningSimulator, startSimulatorServer } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { listen, type Listening } from '../support/serve.js'
@@ -15,12 +18,16 @@ interface Controlled {
   sessions: string[]
 }
 
-/** One place the panel lives: how to open it, and the simulator it steers. */
+/** One place the panel lives: how to open it, and the simulator it steers (with its scenarios folder, where it has one). */
 interface Connection {
   name: string
-  open(
-    context: BrowserContext,
-  ): Promise<{ page: Page; panel: Locator; read(): Promise<Controlled>; makeSession(id: string): Promise<void> }>
+  open(context: BrowserContext): Promise<{
+    page: Page
+    panel: Locator
+    read(): Promise<Controlled>
+    makeSession(id: string): Promise<void>
+    folder?: string
+  }>
 }
 
 let browser: Browser
@@ -31,7 +38,10 @@ const CONNECTIONS: Connection[] = [
   {
     name: "the server's page at /__sim/ (admin API and event stream)",
     async open(context) {
-      const server = await startSimulatorServer({ port: 0, host: '127.0.0.1' })
+      // A scenarios folder with a scenario of QA's.
+      const folder = mkdtempSync(join(tmpdir(), 'petstore-panel-folder-'))
+      writeFileSync(join(folder, 'qa-two.json'), JSON.stringify({ description: 'Two orders', orders: [{ id: 1 }, { id: 2 }] }))
+      const server = await startSimulatorServer({ port: 0, host: '127.0.0.1', scenariosDir: folder })
       servers.push(server)
       const origin = new URL(server.url).origin
       const page = await context.newPage()
@@ -39,6 +49,7 @@ const CONNECTIONS: Connection[] = [
       const admin = async (path: string) => (await fetch(`${origin}/__sim${path}`)).json()
       return {
         page,
+        folder,
         panel: page.locator('body'),
         read: async () => {
           const [state, faults, latency, rateLimit, sessions] = await Promise.all(
@@ -126,6 +137,56 @@ describe.skipIf(SKIP_BROWSER_TESTS).each(CONNECTIONS)('every control of the pane
     await expect.poll(() => statusCell(panel, 1).textContent()).toBe('shipped')
     await panel.getByRole('button', { name: 'Reset', exact: true }).click()
     await expect.poll(async () => (await read()).orders[0]?.status).toBe('pending')
+  })
+
+  test("Download gives this state as a scenario file; Save as scenario writes it in the server's folder, or says why it cannot", async () => {
+    const { page, panel, read, folder } = await connection.open(context)
+    await rowOf(panel, 1).getByRole('button', { name: /^Ship/ }).click()
+    await expect.poll(async () => (await read()).orders[0]?.status).toBe('shipped')
+    const saving = panel.getByRole('form', { name: 'This state as a scenario' })
+    await saving.getByLabel('Name').fill('qa-one-shipped')
+    const [download] = await Promise.all([page.waitForEvent('download'), saving.getByRole('button', { name: 'Download' }).click()])
+    expect(download.suggestedFilename()).toBe('qa-one-shipped.json')
+    const file = JSON.parse(readFileSync(await download.path(), 'utf8')) as { name: string; orders: { status?: string }[] }
+    expect(file.name).toBe('qa-one-shipped')
+    expect(file.orders.map((order) => order.status ?? 'pending')).toEqual((await read()).orders.map((order) => order.status))
+    const save = saving.getByRole('button', { name: 'Save as scenario' })
+    const said = saving.getByRole('status')
+    if (folder === undefined) {
+      // In a page there is no folder to write: the button says why instead of failing.
+      expect(await save.isDisabled()).toBe(true)
+      expect(await said.textContent()).toContain('no scenarios folder')
+      return
+    }
+    const choices = panel.getByRole('combobox', { name: 'Scenario to load' })
+    expect(await choices.locator('option', { hasText: 'qa-two (folder)' }).count()).toBe(1)
+    // A file that does not load is listed with its error, and cannot be chosen.
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    writeFileSync(join(folder, 'broken.json'), '{"orders": [')
+    await save.click()
+    await expect.poll(() => said.textContent()).toBe('Saved as qa-one-shipped: Apply loads it, in any session.')
+    expect(JSON.parse(readFileSync(join(folder, 'qa-one-shipped.json'), 'utf8'))).toMatchObject({ orders: file.orders })
+    await expect.poll(() => choices.locator('option', { hasText: 'qa-one-shipped (folder)' }).count()).toBe(1)
+    expect(await choices.locator('option', { hasText: /^broken \(folder\): does not load, the file is not valid JSON/ }).isDisabled()).toBe(
+      true,
+    )
+    vi.restoreAllMocks()
+    await save.click()
+    await expect.poll(() => saving.getByRole('alert').textContent()).toContain('"overwrite": true')
+    await saving.getByLabel('Overwrite').check()
+    await save.click()
+    await expect.poll(() => said.textContent()).toContain('Saved as qa-one-shipped')
+    // A name that is no file name is refused before anything is sent.
+    await saving.getByLabel('Name').fill('../outside')
+    await save.click()
+    expect(await saving.getByLabel('Name').evaluate((input) => (input as HTMLInputElement).validity.patternMismatch)).toBe(true)
+    expect(existsSync(join(folder, '..', 'outside.json'))).toBe(false)
+    // What was saved loads back by name.
+    await panel.getByRole('button', { name: 'Reset', exact: true }).click()
+    await expect.poll(async () => (await read()).orders[0]?.status).toBe('pending')
+    await choices.selectOption('qa-one-shipped')
+    await panel.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(async () => (await read()).orders[0]?.status).toBe('shipped')
   })
 
   test('fault presets, Add fault, and the active faults with their Remove', async () => {

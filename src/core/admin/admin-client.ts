@@ -82,12 +82,17 @@ export interface AdminClientOptions {
  * const [order] = await admin.listAdminOrders()
  */
 export function adminClient(baseUrl: string | URL, options: AdminClientOptions = {}): AdminClient {
+  return clientOf(httpSend(baseUrl, options))
+}
+
+/** Sends a call of the admin table over HTTP (what `adminClient` calls through); a refusal is an `AdminError`. */
+export function httpSend(baseUrl: string | URL, options: AdminClientOptions): Send {
   const origin = new URL(baseUrl).origin
   const headers: Record<string, string> = { 'Content-Type': 'application/json' }
   if (options.session !== undefined && options.session !== '') headers[SESSION_HEADER] = options.session
   if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`
   const signal = () => (options.timeoutMs === undefined ? null : AbortSignal.timeout(options.timeoutMs))
-  return clientOf(async ({ operation: { method, path }, params, query, body }) => {
+  return async ({ operation: { method, path }, params, query, body }) => {
     const search = new URLSearchParams(query).toString()
     const target = `${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))}${search === '' ? '' : `?${search}`}`
     const sent = body === undefined ? null : stringifyExactJson(body)
@@ -102,5 +107,5 @@ export function adminClient(baseUrl: string | URL, options: AdminClientOptions =
     }
     if (typeof error.message === 'string') throw new AdminError(response.status, String(error.code ?? ''), error.message)
     throw new AdminError(response.status, '', `HTTP ${response.status}`)
-  })
+  }
 }

@@ -1,6 +1,4 @@
-import { AdminError, type AdminClient, adminClient } from '../../core/admin/admin-client.js'
-import type { AdminOperation } from '../../core/admin/admin-operation.js'
-import { ADMIN_OPERATIONS } from '../../core/admin/admin-table.js'
+import { AdminError, type AdminClient, clientOf, httpSend } from '../../core/admin/admin-client.js'
 
 /** Longer than any latency a test sets on purpose, short enough that a stuck server fails the test with a reason. */
 const ADMIN_TIMEOUT_MS = 15_000
@@ -33,14 +31,11 @@ function explain(origin: string, call: string, error: unknown): Error {
 
 /** The admin client of one session of the simulator at `origin`, each failure told as the test's setup problem it is. */
 export function fixtureAdminClient(origin: string, session: string, token: string | undefined): AdminClient {
-  type Call = (input?: Record<string, unknown>) => Promise<unknown>
-  const client = adminClient(origin, { session, token, timeoutMs: ADMIN_TIMEOUT_MS }) as unknown as Record<string, Call>
-  const explained: Record<string, Call> = {}
-  for (const [id, call] of Object.entries(client)) {
-    const { method, path } = (ADMIN_OPERATIONS as Record<string, AdminOperation>)[id] as AdminOperation
-    const target = (input?: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, name: string) => String(input?.[name]))
-    explained[id] = (input) =>
-      call(input).catch((error: unknown) => Promise.reject(explain(origin, `${method} /__sim${target(input)}`, error)))
-  }
-  return explained as unknown as AdminClient
+  const send = httpSend(origin, { session, token, timeoutMs: ADMIN_TIMEOUT_MS })
+  return clientOf((call) =>
+    send(call).catch((error: unknown) => {
+      const path = call.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => call.params[name] ?? '')
+      throw explain(origin, `${call.operation.method} /__sim${path}`, error)
+    }),
+  )
 }

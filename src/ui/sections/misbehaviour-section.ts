@@ -4,7 +4,7 @@ import type * as v from 'valibot'
 import type { Latency, RateLimit } from '../../core/admin/admin-schemas.js'
 import type { PanelContext } from '../connection.js'
 import { describeFault, describeLatency, describeRateLimit, FAULT_PRESETS, type ShownFault } from '../describe.js'
-import { alert, button, field, fieldset, form, h, inputs, section, select } from '../dom.js'
+import { alert, button, field, fieldset, filledIn, form, h, inputs, section, select } from '../dom.js'
 import { numberOr } from './orders-section.js'
 
 /** The `controls` event: the latency, faults and rate limit in force. */
@@ -28,13 +28,10 @@ function anyFault(): { fields: Node[]; fault(filled: HTMLFormElement): Record<st
     ...inputs(numbers, { inputmode: 'numeric' }),
     h('button', { type: 'submit' }, 'Add fault'),
   ]
-  const fault = (filled: HTMLFormElement) => {
-    const made: Record<string, unknown> = { operation: field(filled, 'operation'), kind: field(filled, 'kind') }
-    for (const name of ['status', 'times', 'probability', 'durationMs'])
-      if (field(filled, name) !== '') made[name] = numberOr(field(filled, name))
-    if (field(filled, 'orderId') !== '') made['orderId'] = field(filled, 'orderId')
-    return made
-  }
+  const fault = (filled: HTMLFormElement) => ({
+    ...filledIn(filled, ['operation', 'kind', 'orderId']),
+    ...filledIn(filled, ['status', 'times', 'probability', 'durationMs'], numberOr),
+  })
   return { fields, fault }
 }
 
@@ -49,11 +46,8 @@ export function misbehaviourSection(ctx: PanelContext) {
   const addFault = (filled: HTMLFormElement) => ctx.run(faultError, () => admin().addFault({ body: any.fault(filled) as never }))
   const latencyFields = inputs(['All operations|default|8', ...OPERATION_IDS.map((name) => `${name}|${name}|8`)])
   const setLatency: Write = (filled) => {
-    const given = ['default', ...OPERATION_IDS].flatMap((name) => {
-      const value = filled === null ? '' : field(filled, name)
-      return value === '' ? [] : [[name, numberOr(value)]]
-    })
-    return admin().setLatency({ body: (given.length === 0 ? null : Object.fromEntries(given)) as never })
+    const given = filled === null ? {} : filledIn(filled, ['default', ...OPERATION_IDS], numberOr)
+    return admin().setLatency({ body: (Object.keys(given).length === 0 ? null : given) as never })
   }
   const latency = setting(ctx, 'latency', 'Latency in ms: 50, or a range 50-400', latencyFields, ['Set latency', 'No latency'], setLatency)
   const limitField = inputs(['Rate limit|limit|10|100/60s'])

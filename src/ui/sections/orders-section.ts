@@ -2,7 +2,7 @@
 import type * as v from 'valibot'
 import type { AdminOrder } from '../../core/admin/admin-schemas.js'
 import type { PanelContext } from '../connection.js'
-import { alert, button, field, form, h, inputs, row, section, select, table } from '../dom.js'
+import { alert, button, field, filledIn, form, h, inputs, row, section, select, table } from '../dom.js'
 
 type ShownOrder = v.InferOutput<typeof AdminOrder>
 type Action = 'Ship' | 'Cancel' | 'Remove'
@@ -14,13 +14,12 @@ export function numberOr(text: string): number | bigint | string {
 }
 
 /** The Add order form's body, with only the fields filled. */
-function newOrder(added: HTMLFormElement): Record<string, unknown> {
-  const order: Record<string, unknown> = { status: field(added, 'status') }
-  for (const name of ['id', 'petId', 'quantity']) if (field(added, name) !== '') order[name] = numberOr(field(added, name))
-  if (field(added, 'shipDate') !== '') order['shipDate'] = field(added, 'shipDate')
-  if (field(added, 'complete') !== '') order['complete'] = field(added, 'complete') === 'true'
-  return order
-}
+const newOrder = (added: HTMLFormElement) => ({
+  status: field(added, 'status'),
+  ...filledIn(added, ['id', 'petId', 'quantity'], numberOr),
+  ...filledIn(added, ['shipDate']),
+  ...filledIn(added, ['complete'], (text) => text === 'true'),
+})
 
 export function ordersSection(ctx: PanelContext) {
   const columns = ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status', 'actions']
