@@ -7,7 +7,7 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/container.test.ts'],
     // Each file gets its own msw server; they must not patch fetch at the same time in one worker.
     isolate: true,
-    // Checks every admin answer a test gets from fetch against src/contract/admin-openapi.json.
+    // Checks every admin answer a test gets from fetch against the admin document, made from the admin table.
     setupFiles: ['test/support/validate-admin-responses.ts'],
   },
 })

@@ -9,4 +9,7 @@ export { createSimulatorApp, type MountableApp, type SimulatorApp } from './tran
 export type { SimulatorAppOptions } from './transports/express/app-options.js'
 
 // The admin API's contract (everything under /__sim), as GET /__sim/openapi.json serves it.
-export { adminOpenApiDocument } from './contract/admin-openapi-document.js'
+export { adminOpenApiDocument } from './core/admin/admin-document.js'
+
+// The admin API as a typed client, one method per operation of the admin table.
+export { adminClient, AdminError, type AdminClient, type AdminClientOptions } from './core/admin/admin-client.js'

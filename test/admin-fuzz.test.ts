@@ -2,6 +2,10 @@ import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { createSimulator, isScenarioError, type SimulatorView } from '../src/index.js'
 import { ApiError } from '../src/core/api-error.js'
+import type { AdminOperation } from '../src/core/admin/admin-operation.js'
+import { ADMIN_OPERATIONS, answerOf } from '../src/core/admin/admin-table.js'
+import { scenarioSource } from '../src/core/admin/scenario-catalog.js'
+import type { SimulatorCore } from '../src/core/simulator/types.js'
 import { adminOpenApiDocument, createSimulatorApp } from '../src/server.js'
 import { parseExactJson } from '../src/core/exact-json.js'
 import { calls, type FuzzCall, send, snapshot } from './support/admin-fuzz.mjs'
@@ -55,21 +59,14 @@ test('over HTTP, no admin or API input answers a 5xx, and a 4xx changes nothing'
   )
 }, 180_000)
 
-/** What an admin call does in process: the same input to the `sim` method the route calls. */
-const IN_PROCESS: Readonly<Record<string, (view: SimulatorView, input: { body: unknown; param: string; query: unknown }) => unknown>> = {
-  reset: (view, { body }) => view.reset(body as Parameters<SimulatorView['reset']>[0]),
-  addOrder: (view, { body }) => view.addOrder(body as Parameters<SimulatorView['addOrder']>[0]),
-  getAdminOrder: (view, { param }) => view.order(param),
-  updateOrder: (view, { body, param }) => view.updateOrder(param, body as Parameters<SimulatorView['updateOrder']>[1]),
-  removeOrder: (view, { param }) => view.removeOrder(param),
-  advanceClock: (view, { body }) => view.advanceClock((body as { advance?: never } | null)?.advance as never),
-  listRequests: (view, { query }) => view.requests(query as never),
-  getPact: (view, { query }) => view.pact(query as never),
-  changeProviderState: (view, { body }) => view.changeProviderState(body as never),
-  addFault: (view, { body }) => view.addFault(body as never),
-  removeFault: (view, { param }) => view.removeFault(Number(param)),
-  setLatency: (view, { body }) => view.setLatency(body as never),
-  setRateLimit: (view, { body }) => view.setRateLimit(body as never),
+/** What an admin call does in process: the admin table's own handler, given the same input over the simulator's view (its `sim` methods). */
+function inProcess(sim: SimulatorCore, view: SimulatorView, call: FuzzCall, body: unknown): Promise<unknown> | undefined {
+  const operation = call.operationId === undefined ? undefined : (ADMIN_OPERATIONS as Record<string, AdminOperation>)[call.operationId]
+  if (operation?.run === undefined) return undefined
+  const name = /\{(\w+)\}/.exec(operation.path)?.[1]
+  const params = name === undefined ? {} : { [name]: call.param ?? '' }
+  const query = Object.fromEntries(new URLSearchParams(call.query ?? ''))
+  return answerOf(operation, { view, sim, scenarios: scenarioSource(sim.scenario(), undefined), params, query, body })
 }
 
 const inProcessState = (view: SimulatorView) =>
@@ -77,13 +74,11 @@ const inProcessState = (view: SimulatorView) =>
     typeof value === 'bigint' ? `${value}n` : value,
   )
 
-test('in process, the same inputs through the sim methods throw a TypeError or an ApiError, and change nothing when they do', async () => {
+test('in process, the same inputs through the admin handlers over the sim methods throw a TypeError or an ApiError, and change nothing when they do', async () => {
   await fc.assert(
     fc.asyncProperty(sequences, async (sequence) => {
       const sim = createSimulator({ scenario: 'pending', onError: (error) => expect.fail(String(error)) })
       for (const call of sequence) {
-        const method = call.operationId === undefined ? undefined : IN_PROCESS[call.operationId]
-        if (method === undefined) continue
         const view = call.session === undefined ? sim : sessionOrNull(sim, call.session)
         if (view === null) continue
         let body: unknown
@@ -92,10 +87,9 @@ test('in process, the same inputs through the sim methods throw a TypeError or a
         } catch {
           continue // Not JSON: over HTTP a 400; in process there is no text to parse.
         }
-        const query = Object.fromEntries(new URLSearchParams(call.query ?? ''))
         const before = inProcessState(view)
         try {
-          await method(view, { body, param: call.param ?? '', query })
+          await inProcess(sim, view, call, body)
         } catch (error) {
           const allowed =
             error instanceof TypeError || error instanceof ApiError || (call.operationId === 'reset' && isScenarioError(error))

@@ -45,7 +45,7 @@ test('the in-page panel is a chunk of its own: an app that bundles ./browser wit
   const entry = outputs.find((output) => output.entryPoint === 'src/browser.ts')
   const panel = outputs.find((output) => output.entryPoint === 'src/devtools/mount-devtools.ts')
   expect(Object.keys(entry?.inputs ?? {}).filter((input) => input.startsWith('src/devtools/'))).toEqual([])
-  expect(Object.keys(panel?.inputs ?? {})).toContain('src/devtools/devtools-styles.ts')
+  expect(Object.keys(panel?.inputs ?? {})).toContain('src/ui/panel-styles.ts')
   const lazy = entry?.imports.filter((imported) => imported.kind === 'dynamic-import').map((imported) => imported.path) ?? []
   expect(lazy.filter((path) => path.includes('mount-devtools'))).toHaveLength(1)
 })

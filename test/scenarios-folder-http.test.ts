@@ -6,7 +6,7 @@ import { createAjv } from './support/ajv.js'
 import { useAppServers } from './support/serve.js'
 
 // The scenarios folder over HTTP (issue 32): listed, loaded by name in any session, saved, read as files.
-// Every admin answer here is checked against src/contract/admin-openapi.json by the setup file.
+// Every admin answer here is checked against the admin document (made from the admin table) by the setup file.
 
 const serve = useAppServers()
 const validateAgainstSchema = createAjv({ strict: true }).compile(

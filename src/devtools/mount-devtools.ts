@@ -1,15 +1,8 @@
-import { stringifyExactJson } from '../core/exact-json.js'
-import { internalsOf, type Revision } from '../core/simulator/internals.js'
 import type { SimulatorCore } from '../core/simulator/types.js'
-import { misbehaviourSection, scenarioSection } from './controls-sections.js'
-import { DEVTOOLS_STYLES } from './devtools-styles.js'
-import { h } from './dom.js'
-import type { Run } from './orders-section.js'
-import { ordersSection } from './orders-section.js'
-import { requestsSection } from './requests-section.js'
-
-/** How often an open panel looks for changes: two counters and the controls compared, then only what changed is redrawn. */
-const WATCH_MS = 250
+import { h } from '../ui/dom.js'
+import { inProcessConnection } from '../ui/in-process-connection.js'
+import { createPanel } from '../ui/mount-panel.js'
+import { PANEL_STYLES } from '../ui/panel-styles.js'
 
 export interface DevtoolsOptions {
   /** Start expanded. Default `false`: a small button in the page's corner. */
@@ -28,10 +21,10 @@ export interface DevtoolsHandle {
 }
 
 /**
- * Draws a small collapsible panel in the page that steers an in-page
- * simulator: scenario and reset, fault presets, latency, the orders and the
- * last requests. It lives in a shadow root, so no style crosses either way,
- * and it watches the simulator only while it is open.
+ * Draws the QA panel, collapsible, in a corner of the page, steering an
+ * in-page simulator: the server's panel's sections over the in-process
+ * simulator. It lives in a shadow root, so no style crosses either way, and
+ * it watches the simulator only while it is open.
  *
  * @example
  * const sim = await startSimulatorWorker()
@@ -41,75 +34,25 @@ export interface DevtoolsHandle {
  * loads this code on first use, so a page that never calls it never downloads it.
  */
 export function mountDevtools(sim: SimulatorCore, options: DevtoolsOptions = {}): DevtoolsHandle {
-  const internals = internalsOf(sim)
   const host = document.createElement('petstore-sim-devtools')
   const shadow = host.attachShadow({ mode: 'open' })
   const sheet = new CSSStyleSheet()
-  sheet.replaceSync(DEVTOOLS_STYLES)
+  sheet.replaceSync(PANEL_STYLES)
   shadow.adoptedStyleSheets = [sheet]
-
-  let seen: Revision | null = null
-  let controlsSeen = ''
-  const run: Run = (out, change) => {
-    out.textContent = ''
-    const failed = (error: unknown) => {
-      out.textContent = error instanceof Error ? error.message : String(error)
-    }
-    try {
-      // A change may be sync (addFault) or async (reset): either way the panel shows its outcome at once.
-      void Promise.resolve(change()).then(() => refresh(), failed)
-    } catch (error) {
-      failed(error)
-    }
-  }
-  const scenario = scenarioSection(sim, run)
-  const misbehaviour = misbehaviourSection(sim, run)
-  const orders = ordersSection(sim, run)
-  const requests = requestsSection(sim, run)
-
-  /** Redraws what changed since the last look. */
-  function refresh(): void {
-    const now = internals.revision(null)
-    if (seen === null || now.orders !== seen.orders) {
-      scenario.render()
-      orders.render()
-    }
-    if (seen === null || now.recorded !== seen.recorded || now.cleared !== seen.cleared) requests.render()
-    seen = now
-    // Compared as text: a handful of faults at most, and a fault's order id may be a bigint.
-    const controls = stringifyExactJson({ latency: sim.latency(), faults: sim.faults() })
-    if (controls !== controlsSeen) misbehaviour.render()
-    controlsSeen = controls
-  }
-
-  const body = h(
-    'div',
-    { class: 'body', id: 'sim-devtools-body', role: 'region', 'aria-label': 'Petstore simulator', hidden: true },
-    scenario.element,
-    misbehaviour.element,
-    orders.element,
-    requests.element,
-  )
-  const toggle = h(
-    'button',
-    { type: 'button', class: 'toggle', 'aria-expanded': 'false', 'aria-controls': 'sim-devtools-body' },
-    'Petstore simulator',
-  )
+  const panel = createPanel(inProcessConnection(sim), { compact: true, root: () => shadow })
+  const { scenario, misbehaviour, orders, requests, clock } = panel.sections
+  const region = { class: 'body', id: 'sim-devtools-body', role: 'region', 'aria-label': 'Petstore simulator', hidden: true }
+  const body = h('div', region, scenario.element, misbehaviour.element, orders.element, requests.element, clock.element, panel.sessions)
+  const opens = { type: 'button', class: 'toggle', 'aria-expanded': 'false', 'aria-controls': 'sim-devtools-body' }
+  const toggle = h('button', opens, 'Petstore simulator')
   // The toggle first: the keyboard reaches it, then what it opens.
-  shadow.append(h('div', { class: 'frame' }, toggle, body))
-
-  let timer: ReturnType<typeof setInterval> | undefined
+  shadow.append(h('div', { class: 'sim dock' }, toggle, body))
   function setOpen(open: boolean): void {
     body.hidden = !open
     toggle.setAttribute('aria-expanded', String(open))
-    clearInterval(timer)
-    timer = undefined
-    if (!open) return
     // Everything is drawn afresh on opening: nothing was watched while closed.
-    seen = null
-    controlsSeen = ''
-    refresh()
-    timer = setInterval(refresh, WATCH_MS)
+    if (open) panel.start()
+    else panel.stop()
   }
   toggle.addEventListener('click', () => setOpen(body.hidden))
   // Escape closes the panel from anywhere in it and gives the keyboard back to the toggle.
@@ -119,14 +62,13 @@ export function mountDevtools(sim: SimulatorCore, options: DevtoolsOptions = {})
     setOpen(false)
     toggle.focus()
   })
-
   ;(options.container ?? document.body).append(host)
   setOpen(options.open === true)
   return {
     element: host,
     setOpen,
     unmount() {
-      clearInterval(timer)
+      panel.stop()
       host.remove()
     },
   }

@@ -20,7 +20,7 @@ async function checkedAdminAnswer(method: string, path: string, answer: RawAnswe
   const problems = adminResponseProblems(method, path, { status: answer.status, headers, text: answer.body })
   if (problems.length > 0) {
     throw new Error(
-      `${method} ${path} answered ${answer.status}, which does not match src/contract/admin-openapi.json: ${problems.join('; ')}`,
+      `${method} ${path} answered ${answer.status}, which does not match the admin document (admin-openapi.json): ${problems.join('; ')}`,
     )
   }
   return answer

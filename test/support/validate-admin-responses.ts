@@ -53,7 +53,7 @@ async function check(method: string, url: URL, response: Response): Promise<void
   countCheck(method, url.pathname, response.status, 'fetch')
   const problems = adminResponseProblems(method, target, { status: response.status, headers: response.headers, text })
   if (problems.length === 0) return
-  const message = `${method} ${target} answered ${response.status}, which does not match src/contract/admin-openapi.json: ${problems.join('; ')}`
+  const message = `${method} ${target} answered ${response.status}, which does not match the admin document (admin-openapi.json): ${problems.join('; ')}`
   mismatches.push(message)
   throw new Error(message)
 }

@@ -88,7 +88,13 @@ export function parseScenarioJson(text: string, source: string): unknown {
 
 /** Reads and checks a scenario file. */
 export function loadScenarioFile(path: string): CheckedScenario {
-  return parseScenario(parseScenarioJson(readScenarioText(path), path), path)
+  return readScenarioFile(path).scenario
+}
+
+/** Reads and checks a scenario file, keeping its text: what was checked is what a download gives. */
+export function readScenarioFile(path: string): { scenario: CheckedScenario; text: string } {
+  const text = readScenarioText(path)
+  return { scenario: parseScenario(parseScenarioJson(text, path), path), text }
 }
 
 /**

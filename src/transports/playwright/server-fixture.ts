@@ -6,19 +6,8 @@ import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
 import type { PactDocument } from '../../core/pact/pact-document.js'
-import { adminClient } from './admin-client.js'
+import { fixtureAdminClient } from './admin-client.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
-
-/** The query of `GET /__sim/requests` for a filter; the server checks it as in process (a 400 names the field). */
-function filterQuery(filter: object | undefined): string {
-  const query = new URLSearchParams()
-  for (const [field, value] of Object.entries(filter ?? {})) if (value !== undefined) query.append(field, String(value))
-  const text = query.toString()
-  return text === '' ? '' : `?${text}`
-}
-
-/** An order id as a path segment; the server answers a bad one with 400 `invalid_order_id`, as in process. */
-const orderPath = (id: unknown) => encodeURIComponent(String(id))
 
 /**
  * A session of the running simulator for one test: opened and reset to the
@@ -31,8 +20,8 @@ export async function openServerFixture(
   settings: FixtureSettings,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
   const { origin } = settings.url
-  const call = adminClient(origin, settings.session, settings.adminToken)
-  await call('POST', '/reset', { scenario: settings.scenario })
+  const admin = fixtureAdminClient(origin, settings.session, settings.adminToken)
+  await admin.reset({ body: { scenario: settings.scenario } })
 
   const matches = (url: URL) => url.origin === origin
   // fallback, not continue: the test's own routes still see the request, with the header.
@@ -40,38 +29,33 @@ export async function openServerFixture(
     route.fallback({ headers: { ...(await route.request().allHeaders()), [SESSION_HEADER.toLowerCase()]: settings.session } })
   await context.route(matches, join)
 
-  const state = async () => (await call('GET', '/state')) as SimulatorState
+  // The client's types are the admin document's; the fixture's, the simulator's own: the same JSON.
+  const state = async () => (await admin.getState()) as unknown as SimulatorState
   const sim: SimulatorFixture = {
     session: settings.session,
     mode: 'server',
     url: settings.url.href,
     orders: async () => (await state()).orders,
     state,
-    requests: async (filter) => (await call('GET', `/requests${filterQuery(filter)}`)) as JournalEntry[],
-    clearRequests: async () => {
-      await call('DELETE', '/requests')
-    },
-    pact: async ({ consumer, provider }) => (await call('GET', `/pact${filterQuery({ consumer, provider })}`)) as PactDocument,
+    requests: async (filter = {}) => (await admin.listRequests({ query: filter as Record<string, string> })) as JournalEntry[],
+    clearRequests: () => admin.clearRequests(),
+    pact: async ({ consumer, provider }) => (await admin.getPact({ query: { consumer, provider } })) as PactDocument,
     reset: async (scenario, options = {}) => {
-      await call('POST', '/reset', { scenario, ...options })
+      await admin.reset({ body: { scenario, ...options } as { scenario?: string } })
     },
-    updateOrder: async (id, patch) => (await call('PATCH', `/orders/${orderPath(id)}`, patch)) as Order,
-    addOrder: async (order) => (await call('POST', '/orders', order)) as Order,
-    removeOrder: async (id) => {
-      await call('DELETE', `/orders/${orderPath(id)}`)
-    },
-    advanceClock: async (duration) => (await call('POST', '/clock', { advance: duration })) as ClockState,
-    clock: async () => (await call('GET', '/clock')) as ClockState,
-    addFault: async (fault) => (await call('POST', '/faults', fault)) as Fault,
-    faults: async () => (await call('GET', '/faults')) as Fault[],
-    clearFaults: async () => {
-      await call('DELETE', '/faults')
-    },
+    updateOrder: async (orderId, patch) => (await admin.updateOrder({ orderId, body: patch as never })) as Order,
+    addOrder: async (order) => (await admin.addOrder({ body: order as never })) as Order,
+    removeOrder: (orderId) => admin.removeOrder({ orderId }),
+    advanceClock: async (advance) => (await admin.advanceClock({ body: { advance } })) as ClockState,
+    clock: async () => (await admin.getClock()) as ClockState,
+    addFault: async (fault) => (await admin.addFault({ body: fault as never })) as Fault,
+    faults: async () => (await admin.listFaults()) as Fault[],
+    clearFaults: () => admin.clearFaults(),
     setLatency: async (latency) => {
-      await call('PUT', '/latency', latency)
+      await admin.setLatency({ body: latency as never })
     },
     setRateLimit: async (limit) => {
-      await call('PUT', '/rate-limit', limit)
+      await admin.setRateLimit({ body: limit as never })
     },
   }
   return {
@@ -79,7 +63,7 @@ export async function openServerFixture(
     async close() {
       await context.unroute(matches, join)
       // The server would drop it when idle; ending it now keeps the session count low on a long run.
-      await call('DELETE', `/sessions/${encodeURIComponent(settings.session)}`).catch(() => undefined)
+      await admin.endSession({ sessionId: settings.session }).catch(() => undefined)
     },
   }
 }

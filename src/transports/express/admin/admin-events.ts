@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express'
 import { ApiError } from '../../../core/api-error.js'
 import { ErrorCode } from '../../../core/error-codes.js'
 import { stringifyExactJson } from '../../../core/exact-json.js'
-import { internalsOf, type Revision } from '../../../core/simulator/internals.js'
+import { stateWatcher } from '../../../core/admin/state-watcher.js'
 import type { SimulatorCore, SimulatorView } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
 
@@ -15,14 +15,6 @@ export const MAX_EVENT_STREAMS = 16
 /** Unsent bytes a stream may hold for a client that stopped reading before it is closed. */
 const MAX_UNSENT_BYTES = 1024 * 1024
 
-/** The entries a watcher has not seen: the newest ones, or all of them (`reset`) after a clear or a wrap of the ring. */
-function newEntries(view: SimulatorView, before: Revision | null, now: Revision) {
-  const entries = view.journal.entries()
-  const added = before === null ? Number.POSITIVE_INFINITY : now.recorded - before.recorded
-  if (before === null || now.cleared !== before.cleared || added > entries.length) return { reset: true, entries }
-  return { reset: false, entries: entries.slice(entries.length - added) }
-}
-
 /**
  * `GET /__sim/events`: server-sent events of one state (the session named by
  * X-Sim-Session, or the default one), each when it changes and once on
@@ -31,7 +23,6 @@ function newEntries(view: SimulatorView, before: Revision | null, now: Revision)
  * `sessions`. What the QA panel follows; `curl -N` can too.
  */
 export function eventsRoute(sim: SimulatorCore, shutdown: AbortSignal | undefined): RequestHandler {
-  const internals = internalsOf(sim)
   let open = 0
   return (_req, res) => {
     const view = res.locals['view'] as SimulatorView
@@ -43,24 +34,13 @@ export function eventsRoute(sim: SimulatorCore, shutdown: AbortSignal | undefine
     }
     open++
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
-    let seen: Revision | null = null
-    let controls = ''
-    let sessions = ''
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${stringifyExactJson(data)}\n\n`)
+    const look = stateWatcher(sim, sessionId, view)
     const watch = () => {
       // A client that stopped reading: its unsent events would pile up without end.
       if (res.writableLength > MAX_UNSENT_BYTES) return void res.destroy()
-      const now = internals.revision(sessionId)
-      if (seen === null || now.orders !== seen.orders) send('state', view.state())
-      if (seen === null || now.recorded !== seen.recorded || now.cleared !== seen.cleared) send('requests', newEntries(view, seen, now))
-      seen = now
-      // Compared as sent: both are small (at most MAX_FAULTS faults, the sessions' ids).
-      const nextControls = stringifyExactJson({ latency: view.latency(), faults: view.faults(), rateLimit: view.rateLimit() })
-      if (nextControls !== controls) res.write(`event: controls\ndata: ${nextControls}\n\n`)
-      controls = nextControls
-      const nextSessions = JSON.stringify(sim.sessions().map(({ id, scenario }) => ({ id, scenario })))
-      if (nextSessions !== sessions) res.write(`event: sessions\ndata: ${nextSessions}\n\n`)
-      sessions = nextSessions
+      // The controls and sessions come as JSON text already.
+      for (const { event, data } of look())
+        res.write(`event: ${event}\ndata: ${typeof data === 'string' ? data : stringifyExactJson(data)}\n\n`)
     }
     const timers = [setInterval(watch, WATCH_MS), setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS)]
     function end(): void {

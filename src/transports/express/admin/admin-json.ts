@@ -18,13 +18,6 @@ export function readJson(req: ExpressRequest, example = ''): unknown {
   }
 }
 
-/** The body as a JSON object (none is `{}`). */
-export function readJsonObject(req: ExpressRequest): Record<string, unknown> {
-  const value = readJson(req) ?? {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidRequest('The request body must be a JSON object.')
-  return value as Record<string, unknown>
-}
-
 /** Sends a JSON value that may hold bigints (int64 ids beyond 2^53). */
 export function sendJson(res: ExpressResponse, status: number, value: unknown): void {
   res.status(status).type('application/json').send(stringifyExactJson(value))

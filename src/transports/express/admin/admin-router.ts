@@ -1,29 +1,26 @@
 import { timingSafeEqual } from 'node:crypto'
-import { adminOpenApiDocument } from '../../../contract/admin-openapi-document.js'
 import { type RequestHandler, Router } from 'express'
-import { invalidRequest } from '../../../core/api-error.js'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import { isScenarioError } from '../../../core/scenario/scenario-error.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
-import type { ValidationError } from '../../../core/validation-error.js'
 import { sendError } from '../../node/node-edge.js'
-import { adminFallback, ADMIN_ENDPOINTS } from './admin-endpoints.js'
-import { action, sendRemoved } from './admin-action.js'
-import { addControlRoutes } from './admin-controls.js'
-import { addOrderRoutes } from './admin-orders.js'
-import { addPactRoutes } from './admin-pact.js'
-import { readJsonObject, readQuery, sendJson } from './admin-json.js'
-import { addScenarioFileRoutes } from './admin-scenario-files.js'
-import { availableScenarios, readResetRequest, scenarioFileInvalid, scenarioSummary } from './admin-scenarios.js'
+import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-document.js'
+import { adminFallback } from './admin-fallback.js'
+import { sendJson } from './admin-json.js'
+import { operationRoute } from './operation-route.js'
+import { scenarioSource } from '../../../core/admin/scenario-catalog.js'
+import { failAdmin } from '../../../core/admin/admin-input.js'
+import type { AdminOperation } from '../../../core/admin/admin-operation.js'
+import { ADMIN_OPERATIONS, type AdminOperationId, routePath, type TransportOperationId } from '../../../core/admin/admin-table.js'
+import type { DISCOVERY_OPERATIONS } from '../../../core/admin/discovery-operations.js'
 import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
 import { panelRouter } from './panel-route.js'
 
-/** The admin edge: a bad input is a 400 naming it. */
-const failAdmin = (error: ValidationError): never => {
-  throw invalidRequest(error.message)
-}
+/** The pages' operations, which panelRouter and demoRouter serve, and the health check, answered before the Host check (health.ts). */
+type ServedElsewhere = {
+  [K in keyof typeof DISCOVERY_OPERATIONS]: (typeof DISCOVERY_OPERATIONS)[K] extends { page: true } | { probe: true } ? K : never
+}[keyof typeof DISCOVERY_OPERATIONS]
 
 /** Requires the admin token on everything but the demo page's static files. */
 function requireToken(token: string): RequestHandler {
@@ -51,9 +48,7 @@ export function createAdminRouter(
   const router = Router()
   const internals = internalsOf(sim)
   // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
-  const startedWith = options.startedWith ?? sim.scenario()
-  // Looked up per call: the scenarios folder changes under a running server.
-  const available = () => availableScenarios(startedWith, internals.folder)
+  const scenarios = scenarioSource(options.startedWith ?? sim.scenario(), internals.folder)
   // The panel's page and files need no token: the page asks for it.
   router.use(panelRouter())
   if (options.token !== undefined) router.use(requireToken(options.token))
@@ -71,55 +66,17 @@ export function createAdminRouter(
     next()
   })
 
-  router.get('/', (_req, res) => sendJson(res, 200, { endpoints: ADMIN_ENDPOINTS }))
-  router.get('/openapi.json', (_req, res) => sendJson(res, 200, adminOpenApiDocument))
-  router.get('/events', eventsRoute(sim, options.shutdown))
-  router.get('/sessions', (_req, res) => sendJson(res, 200, sim.sessions()))
-  router.delete('/sessions/:id', (req, res) => sendRemoved(res, sim.endSession(req.params['id'] ?? ''), 'session', req.params['id']))
-  router.get(
-    '/scenarios',
-    action((_req, res, view) => {
-      const current = view.scenario().name
-      sendJson(
-        res,
-        200,
-        [...available().values()].map((scenario) => scenarioSummary(scenario, current)),
-      )
-    }),
-  )
-  router.post(
-    '/reset',
-    action((req, res, view) => {
-      const request = readResetRequest(readJsonObject(req), available())
-      try {
-        void view.reset(request)
-      } catch (error) {
-        // The startup file or a folder's may have been edited into something invalid: the request was fine, the file is not.
-        if (isScenarioError(error)) throw scenarioFileInvalid(error, startedWith)
-        throw error
-      }
-      sendJson(res, 200, view.state())
-    }),
-  )
-  router.get(
-    '/state',
-    action((_req, res, view) => sendJson(res, 200, view.state())),
-  )
-  router.get(
-    '/requests',
-    action((req, res, view) => sendJson(res, 200, view.requests(readQuery(req.originalUrl)))),
-  )
-  router.delete(
-    '/requests',
-    action((_req, res, view) => {
-      view.journal.clear()
-      res.status(204).end()
-    }),
-  )
-  addScenarioFileRoutes(router, available, { folder: internals.folder, startedWith })
-  addControlRoutes(router)
-  addOrderRoutes(router)
-  addPactRoutes(router)
+  const transport: Record<Exclude<TransportOperationId, ServedElsewhere>, RequestHandler> = {
+    listAdminEndpoints: (_req, res) => sendJson(res, 200, { endpoints: endpointLines() }),
+    getAdminOpenApiDocument: (_req, res) => sendJson(res, 200, adminOpenApiDocument),
+    streamEvents: eventsRoute(sim, options.shutdown),
+  }
+  for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]) {
+    // The pages are served by panelRouter (before the token) and demoRouter (below), the health check by the server's edge.
+    if (operation.page === true || operation.probe === true) continue
+    const handler = operation.run === undefined ? transport[id as keyof typeof transport] : operationRoute(operation, sim, scenarios)
+    router[operation.method.toLowerCase() as 'get'](routePath(operation.path), handler)
+  }
   router.use('/demo', demoRouter())
   router.use(adminFallback)
   return router

@@ -1,10 +1,10 @@
-import { ApiError, invalidRequest } from '../../../core/api-error.js'
-import { ErrorCode } from '../../../core/error-codes.js'
-import { BUILTIN_SCENARIOS } from '../../../core/scenario/builtin-scenarios.js'
-import type { Scenario } from '../../../core/scenario/scenario.js'
-import type { ScenarioFolder } from '../../../core/scenario/scenario-folder.js'
-import type { LoadedScenario, ResetRequest } from '../../../core/simulator/types.js'
-import { quote } from '../../../core/quote-value.js'
+import { ApiError, invalidRequest } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { BUILTIN_SCENARIOS } from '../scenario/builtin-scenarios.js'
+import type { Scenario } from '../scenario/scenario.js'
+import type { ScenarioFolder } from '../scenario/scenario-folder.js'
+import type { LoadedScenario, ResetRequest } from '../simulator/types.js'
+import { quote } from '../quote-value.js'
 
 export interface AvailableScenario {
   name: string
@@ -18,13 +18,30 @@ export interface AvailableScenario {
   folder?: { file: string; error: string | null; line: number | null }
 }
 
+/** The scenarios a reset may name, by name. */
+export type ScenarioCatalog = ReadonlyMap<string, AvailableScenario>
+
+/** What the admin calls know of the scenarios: the one the server started with, its scenarios folder, and what a reset may name. */
+export interface ScenarioSource {
+  started: LoadedScenario
+  folder: ScenarioFolder | undefined
+  /** Looked up anew for each call: the folder changes under a running server. */
+  available(): ScenarioCatalog
+}
+
+export const scenarioSource = (started: LoadedScenario, folder: ScenarioFolder | undefined): ScenarioSource => ({
+  started,
+  folder,
+  available: () => availableScenarios(started, folder),
+})
+
 /**
  * The scenarios a caller may name over HTTP, looked up anew for each call:
  * the built-in ones, the files of the scenarios folder, and the one the
  * server started with when that came from a file (unless a folder file has
  * its name). Names only: a path given over HTTP is never read.
  */
-export function availableScenarios(started: LoadedScenario, folder: ScenarioFolder | undefined): Map<string, AvailableScenario> {
+function availableScenarios(started: LoadedScenario, folder: ScenarioFolder | undefined): ScenarioCatalog {
   const available = new Map<string, AvailableScenario>()
   for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
     available.set(name, { name, description: (raw as Scenario).description ?? '', builtin: true, source: 'builtin', load: name })
@@ -49,7 +66,7 @@ export function scenarioSummary({ name, description, builtin, folder }: Availabl
 }
 
 /** Reads the body of `POST /__sim/reset` into what `reset` takes. */
-export function readResetRequest(body: Record<string, unknown>, available: ReadonlyMap<string, AvailableScenario>): ResetRequest {
+export function readResetRequest(body: Record<string, unknown>, available: ScenarioCatalog): ResetRequest {
   const names = [...available.values()]
     .filter((scenario) => scenario.folder?.error == null)
     .map(({ name }) => name)
