@@ -53,19 +53,22 @@ export function scenarioSection(ctx: PanelContext) {
   const saving = form({ id: ctx.id('save-form'), class: 'line', 'aria-labelledby': title.id }, save, ...fields)
   const submit = { type: 'submit', disabled: ctx.unsaved !== undefined, 'aria-describedby': saved.id }
   saving.append(h('button', submit, 'Save as scenario'), button('Download', download), saved, saveError)
-  /** The scenarios a reset may name, the current one chosen. */
+  /** The scenarios a reset may name: the one chosen stays chosen (a refresh never undoes a choice), else the current one. */
   async function load(): Promise<void> {
-    const list = await ctx.admin().listScenarios()
+    const [list, chosen] = [await ctx.admin().listScenarios(), choice.value]
     choice.replaceChildren(...list.map(option))
-    choice.value = list.find((scenario) => scenario.current)?.name ?? ''
+    const keep = list.some((scenario) => scenario.name === chosen && typeof scenario.error !== 'string')
+    choice.value = keep ? chosen : (list.find((scenario) => scenario.current)?.name ?? '')
   }
+  let shown: string | undefined
   return {
     element: section(ctx.id('scenario-section'), 'Scenario', now, applying, title, saving),
     load: () => ctx.run(error, load),
     show(state: ShownState): void {
       now.textContent = `Now: ${state.scenario} (${state.description})${state.seed === null ? '' : `, seed ${state.seed}`}.`
-      // Left alone while someone is choosing.
-      if (ctx.focused() !== choice) choice.value = state.scenario
+      // Follows a change of scenario, unless someone is choosing; another event leaves a choice alone.
+      if (state.scenario !== shown && ctx.focused() !== choice) choice.value = state.scenario
+      shown = state.scenario
     },
   }
 }
