@@ -105,19 +105,24 @@ export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
   return file
 }
 
-/** Spawn to first 200 of a CLI, five runs: the median and each run in ms. */
-export async function coldStart(cli) {
+/**
+ * Spawn to first 200 of a server, five runs: the median and each run in ms.
+ * `server` is a built CLI (started on the default scenario) or the argument list of any server
+ * script that prints its port (the raw node:http baseline).
+ */
+export async function coldStart(server, runCount = 5) {
+  const args = typeof server === 'string' ? [server, '--port', '0', '--quiet'] : server
   const runs = []
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < runCount; run++) {
     const started = performance.now()
     // Port 0: a fixed port can be held by a client socket from the load runs.
-    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
     const port = await new Promise((resolve, reject) => {
       let out = ''
       const timer = setTimeout(() => reject(new Error('no ready line within 10 s')), 10_000)
       child.stdout.on('data', (chunk) => {
         out += chunk
-        const match = /ready at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+        const match = /(?:ready at http:\/\/127\.0\.0\.1:|ready )(\d+)/.exec(out)
         if (match) {
           clearTimeout(timer)
           resolve(Number(match[1]))
