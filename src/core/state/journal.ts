@@ -102,6 +102,19 @@ function factsOf(record: JournalRecord): InteractionFacts | undefined {
   return { method, path, status, operation, orderId, given, authorization, code, message }
 }
 
+/** Whether a record is the interaction of `facts`: what the ledger's key is made of. */
+function sameInteraction(record: JournalRecord, facts: InteractionFacts): boolean {
+  return (
+    record.path === facts.path &&
+    record.status === facts.status &&
+    record.method === facts.method &&
+    record.orderId === facts.orderId &&
+    (record.code ?? null) === facts.code &&
+    (record.given ?? null) === facts.given &&
+    (record.authorization ?? null) === facts.authorization
+  )
+}
+
 export const DEFAULT_JOURNAL_SIZE = 1000
 /** A longer path is kept cut, with a marker saying how much is missing. */
 export const MAX_JOURNAL_PATH = 1024
@@ -167,11 +180,15 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   const at = (index: number) => ring[(start + index) % capacity] as JournalRecord
   const cost = (record: JournalRecord) =>
     record.path.length + (record.authorization?.length ?? 0) + (record.message?.length ?? 0) + ENTRY_BYTES
+  // The facts the ledger last held: a record of the same interaction (a load repeats one) is let go without building its key.
+  let lastHeld: InteractionFacts | undefined
   /** Lets the oldest entry go; a pact still has its interaction. */
   const dropOldest = () => {
     const oldest = at(0)
-    const facts = factsOf(oldest)
-    if (facts !== undefined) ledger.keep(facts)
+    if (oldest.contract === true && (lastHeld === undefined || !sameInteraction(oldest, lastHeld))) {
+      const facts = factsOf(oldest) as InteractionFacts
+      if (ledger.keep(facts)) lastHeld = facts
+    }
     bytes -= cost(oldest)
     start = (start + 1) % capacity
     size--
