@@ -1,0 +1,30 @@
+import { generateOrders } from '../../core/scenario/generate-orders.js'
+import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
+import type { SimulatorOptions } from '../../core/simulator/types.js'
+import { buildSimulator, type Simulator } from '../msw/build-simulator.js'
+import type { MswHttp } from '../msw/handlers.js'
+import { requireMsw } from '../msw/require-msw.js'
+
+/**
+ * The standalone server's simulator, whose msw is loaded with the express app
+ * (the only part of the server that answers through msw's handlers), not at
+ * start: msw's module code is most of what a start would otherwise run and
+ * hold (docs/performance.md). `mswLoaded` takes the bundled msw once it is
+ * imported; `sim.handlers` read before then loads the installed msw.
+ */
+export function createServerSimulator(options: SimulatorOptions): { sim: Simulator; mswLoaded(msw: () => MswHttp): void } {
+  let bundled: (() => MswHttp) | undefined
+  const sim = buildSimulator(
+    options,
+    eagerGeneration(generateOrders),
+    () => (bundled === undefined ? requireMsw<MswHttp>('sim.handlers') : bundled()),
+    openScenarioFolder,
+  )
+  return {
+    sim,
+    mswLoaded(msw) {
+      bundled = msw
+    },
+  }
+}
