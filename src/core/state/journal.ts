@@ -145,9 +145,11 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
     return { time, method, path, status, duration, operation, orderId, sessionRecreated, contract, given, authorization, code, message }
   }
   // Overwritten in place: a new object per request would live a trip round
-  // the ring, long enough to be promoted to the old space under load.
+  // the ring, long enough to be promoted to the old space under load. A string
+  // equal to the one held (a repeated path or key) is not stored: the request's
+  // own copy then dies young instead of being promoted with the slot.
   slot.time = entry.time
-  slot.method = entry.method
+  if (slot.method !== entry.method) slot.method = entry.method
   if (slot.path !== path) slot.path = path
   slot.status = entry.status
   slot.duration = entry.duration
@@ -156,9 +158,9 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   slot.sessionRecreated = entry.sessionRecreated ?? false
   slot.contract = contract
   slot.given = given
-  slot.authorization = authorization
-  slot.code = code
-  slot.message = message
+  if (slot.authorization !== authorization) slot.authorization = authorization
+  if (slot.code !== code) slot.code = code
+  if (slot.message !== message) slot.message = message
   return slot
 }
 

@@ -4,14 +4,15 @@ import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
 import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { isHealthPath } from './health.js'
 import type { RouteUrl } from '../../core/operations/routing.js'
-import { isAdminPath, logWhenFinished, NodeRequest, routeUrl, sendError, targetError, writeReply } from './node-edge.js'
+import { firstRawHeader, isAdminPath, logWhenFinished, NodeRequest, routeUrl, sendError, targetError, writeReply } from './node-edge.js'
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
 function forExpress(req: IncomingMessage, admin: boolean): boolean {
   const { method, url = '' } = req
   if (method === 'OPTIONS' || method === 'HEAD') return true
-  const length = req.headers['content-length']
-  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) return true
+  const { rawHeaders } = req
+  const length = firstRawHeader(rawHeaders, 'content-length')
+  if ((length !== undefined && length !== '0') || firstRawHeader(rawHeaders, 'transfer-encoding') !== undefined) return true
   return admin && isAdminPath(url)
 }
 
@@ -44,7 +45,7 @@ export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck
       health(req, res)
       return
     }
-    const refused = hostCheck(req.headers.host) ?? targetError(req.url)
+    const refused = hostCheck(firstRawHeader(req.rawHeaders, 'host')) ?? targetError(req.url)
     if (refused !== null) {
       if (log !== undefined) logWhenFinished(log, req, res)
       sendError(res, refused)

@@ -67,18 +67,37 @@ export function routeUrl(target: string): RouteUrl {
   return { origin: REQUEST_ORIGIN, pathname: query === -1 ? target : target.slice(0, query) }
 }
 
+const lowerCode = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code)
+
+/** Whether two header names are the same, ignoring ASCII case, compared without making lower-cased copies. */
+function isHeaderName(name: string, wanted: string): boolean {
+  if (name.length !== wanted.length) return false
+  for (let index = 0; index < name.length; index++) {
+    if (lowerCode(name.charCodeAt(index)) !== lowerCode(wanted.charCodeAt(index))) return false
+  }
+  return true
+}
+
 /** A header's value from the raw list, repeated ones joined with ", " as Fetch joins them (Node keeps only the first Authorization). */
 function rawHeader(raw: readonly string[], name: string): string | null {
-  const wanted = name.toLowerCase()
   let value: string | null = null
   for (let index = 0; index < raw.length; index += 2) {
-    const key = raw[index] as string
-    if (key.length === wanted.length && key.toLowerCase() === wanted) {
+    if (isHeaderName(raw[index] as string, name)) {
       const next = raw[index + 1] as string
       value = value === null ? next : `${value}, ${next}`
     }
   }
   return value
+}
+
+/**
+ * The first value of a header Node keeps one of (Host, Content-Length), as
+ * `req.headers` has it: read off the raw list, so that the bodiless API path
+ * never makes Node build `req.headers`.
+ */
+export function firstRawHeader(raw: readonly string[], name: string): string | undefined {
+  for (let index = 0; index < raw.length; index += 2) if (isHeaderName(raw[index] as string, name)) return raw[index + 1]
+  return undefined
 }
 
 /** Every header of the raw list as Fetch `Headers`, which join repeated ones the same way. */
@@ -173,9 +192,9 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Rep
     sendReply(res, reply)
     return
   }
-  const { origin } = req.headers
+  const origin = rawHeader(req.rawHeaders, 'origin')
   const head =
-    origin === undefined
+    origin === null
       ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
       : [
           'Access-Control-Allow-Origin',
