@@ -20,6 +20,9 @@ await build({
   minify: true,
   // import.meta.url, as ESM code expects it (package-root.ts, admin.ts).
   define: { 'import.meta.url': '__import_meta_url' },
+  // require-msw.ts reads import.meta.resolve and .require where they exist; in this CommonJS bundle they
+  // do not, and it takes createRequire(import.meta.url) (defined above), as it does on a Node without them.
+  logOverride: { 'empty-import-meta': 'silent' },
   banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 })
 await build({ ...common, entryPoints: [`${root}src/cli-launcher.ts`], outfile: `${root}dist/cli.mjs`, format: 'esm' })
