@@ -40,7 +40,7 @@ export function requestUrl(target: string): URL {
 }
 
 /** The URL of a request's path without its query, which routing never reads: a long query is not copied. */
-export function pathUrl(target: string): URL {
+function pathUrl(target: string): URL {
   const query = target.indexOf('?')
   return requestUrl(query === -1 ? target : target.slice(0, query))
 }
@@ -163,7 +163,7 @@ function writePaced(res: ServerResponse, body: Uint8Array, paceMs: number): void
 }
 
 /** Writes an answer of the operations to Node's response. */
-export function sendReply(res: ServerResponse, reply: Reply): void {
+function sendReply(res: ServerResponse, reply: Reply): void {
   if (reply.networkError !== undefined) {
     // What a client sees of a network failure: the connection drops.
     res.socket?.destroy()
