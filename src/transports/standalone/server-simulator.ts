@@ -1,10 +1,30 @@
-import { generateOrders } from '../../core/scenario/generate-orders.js'
-import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import { resolveScenario } from '../../core/scenario/load-scenario.js'
+import { needsGenerator } from '../../core/scenario/materialize-orders.js'
+import { lazyGeneration, type OrderGeneration } from '../../core/scenario/order-generation.js'
 import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { buildSimulator, type Simulator } from '../msw/build-simulator.js'
 import type { MswHttp } from '../msw/handlers.js'
 import { requireMsw } from '../msw/require-msw.js'
+
+/** The order generator (faker's code), loaded when a scenario first needs it: most starts do not. */
+export function serverGeneration(): OrderGeneration {
+  return lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
+}
+
+/**
+ * Whether the generator must be loaded before a simulator is made on these
+ * options: their scenario generates orders not made ahead of time. A scenario
+ * that does not resolve here is a scenarios folder's (which may generate) or
+ * a bad one, which making the simulator reports, at once as before.
+ */
+export function generatorFirst({ scenario = 'default', seed, scenariosDir }: SimulatorOptions): boolean {
+  try {
+    return needsGenerator(resolveScenario(scenario).scenario, seed)
+  } catch {
+    return scenariosDir !== undefined
+  }
+}
 
 /**
  * The standalone server's simulator, whose msw is loaded with the express app
@@ -13,11 +33,14 @@ import { requireMsw } from '../msw/require-msw.js'
  * hold (docs/performance.md). `mswLoaded` takes the bundled msw once it is
  * imported; `sim.handlers` read before then loads the installed msw.
  */
-export function createServerSimulator(options: SimulatorOptions): { sim: Simulator; mswLoaded(msw: () => MswHttp): void } {
+export function createServerSimulator(
+  options: SimulatorOptions,
+  generation: OrderGeneration,
+): { sim: Simulator; mswLoaded(msw: () => MswHttp): void } {
   let bundled: (() => MswHttp) | undefined
   const sim = buildSimulator(
     options,
-    eagerGeneration(generateOrders),
+    generation,
     () => (bundled === undefined ? requireMsw<MswHttp>('sim.handlers') : bundled()),
     openScenarioFolder,
   )

@@ -12,7 +12,8 @@ import { createHostCheck, hostOf, isLoopbackHost } from '../node/host-check.js'
 import { createHttpServer, trackConnections } from '../node/http-server.js'
 import { sendError } from '../node/node-edge.js'
 import { packageVersion } from '../node/package-root.js'
-import { createServerSimulator } from './server-simulator.js'
+import type { OrderGeneration } from '../../core/scenario/order-generation.js'
+import { createServerSimulator, generatorFirst, serverGeneration } from './server-simulator.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
@@ -85,9 +86,16 @@ function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter, mswL
 
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
+  const generation = serverGeneration()
+  // Faker's code is loaded first only for a scenario that generates orders not made ahead of time.
+  if (options.simulator === undefined && generatorFirst(options)) return generation.load().then(() => listen(options, generation))
+  return listen(options, generation)
+}
+
+function listen(options: SimulatorServerOptions, generation: OrderGeneration): Promise<RunningSimulator> {
   let mswLoaded: (msw: () => MswHttp) => void = () => {}
   const { sim, basePath } = simulatorFor(options, (simulatorOptions) => {
-    const made = createServerSimulator(simulatorOptions)
+    const made = createServerSimulator(simulatorOptions, generation)
     mswLoaded = made.mswLoaded
     return made.sim
   })
