@@ -11,6 +11,7 @@ import { envWithNode } from '../package/registry-node.mjs'
 import {
   coldStart,
   CONNECTIONS,
+  cpuMs,
   KEY,
   load,
   median,
@@ -54,7 +55,9 @@ async function measure(kind, input, options) {
   const server = await servers[kind](input)
   const url = `http://127.0.0.1:${server.port}/v1/store/orders${options?.path ?? ''}`
   load(url, { ...options, seconds: 1 }) // warm up
+  const cpuBefore = cpuMs(server.pid)
   const result = load(url, options)
+  result.cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / result.requests
   result.peakRssMiB = peakRssMiB(server.pid)
   await server.stop()
   return result
@@ -94,6 +97,7 @@ for (const count of [100, 10_000]) {
       p99: median(values.map((value) => value.p99)),
       peakRssMiB: Math.max(...values.map((value) => value.peakRssMiB)),
       non2xx: values.reduce((sum, value) => sum + value.non2xx, 0),
+      cpuUsPerRequest: median(values.map((value) => value.cpuUsPerRequest)),
     }
   }
   results.comparison[count] = { bodyBytes: body.bytes, bodyFile: body.file, ...summary }

@@ -27,6 +27,19 @@ export function peakRssMiB(pid) {
   }
 }
 
+/** CPU time (user + system) a process has used, in ms; NaN where /proc is not there. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** Starts a server process and resolves with its port once it prints a line with one. */
 export async function start(kind, args) {
   const [command, commandArgs] = pinned(0, process.execPath, args)
@@ -67,6 +80,7 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url])
     const out = execFileSync(command, args, { encoding: 'utf8' })
     return {
+      requests: Number(/(\d+) requests in/.exec(out)?.[1]),
       rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
       p50: toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
       p99: toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
@@ -88,7 +102,7 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     url,
   ])
   const out = JSON.parse(execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
-  return { rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
+  return { requests: out.requests.total, rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
 }
 
 export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
