@@ -66,11 +66,11 @@ function keyedAnswer(
     if (preferred === undefined) {
       const reply = operation.answer(call)
       if (!(reply instanceof Promise)) return withHeaders(reply, extra)
-      const headers = extra
+      // `extra` is not changed past this return.
       return reply.then(
-        (settled) => withHeaders(settled, headers),
+        (settled) => withHeaders(settled, extra),
         (error: unknown) => {
-          throw withExtraHeaders(error, headers)
+          throw withExtraHeaders(error, extra)
         },
       )
     }

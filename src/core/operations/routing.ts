@@ -96,7 +96,7 @@ export function matchRoute(url: RouteUrl, base: ApiBase): RouteMatch | null {
     return null
   }
   const { pathname } = url
-  if (!pathname.startsWith(base.path) || pathname.charCodeAt(base.path.length) !== 47 /* "/" */) {
+  if (!pathname.startsWith(base.path) || pathname[base.path.length] !== '/') {
     return null
   }
   const rest = pathname.slice(base.path.length + 1)

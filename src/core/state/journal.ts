@@ -104,14 +104,15 @@ function factsOf(record: JournalRecord): InteractionFacts | undefined {
 
 /** Whether a record is the interaction of `facts`: what the ledger's key is made of. */
 function sameInteraction(record: JournalRecord, facts: InteractionFacts): boolean {
+  // The ring's records hold null, never undefined, in the optional fields (`stored`).
   return (
     record.path === facts.path &&
     record.status === facts.status &&
     record.method === facts.method &&
     record.orderId === facts.orderId &&
-    (record.code ?? null) === facts.code &&
-    (record.given ?? null) === facts.given &&
-    (record.authorization ?? null) === facts.authorization
+    record.code === facts.code &&
+    record.given === facts.given &&
+    record.authorization === facts.authorization
   )
 }
 
@@ -147,9 +148,9 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   // Overwritten in place: a new object per request would live a trip round
   // the ring, long enough to be promoted to the old space under load. A string
   // equal to the one held (a repeated path or key) is not stored: the request's
-  // own copy then dies young instead of being promoted with the slot.
+  // own copy then dies young instead of being promoted with the slot. A method and a code are constants.
   slot.time = entry.time
-  if (slot.method !== entry.method) slot.method = entry.method
+  slot.method = entry.method
   if (slot.path !== path) slot.path = path
   slot.status = entry.status
   slot.duration = entry.duration
@@ -159,7 +160,7 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   slot.contract = contract
   slot.given = given
   if (slot.authorization !== authorization) slot.authorization = authorization
-  if (slot.code !== code) slot.code = code
+  slot.code = code
   if (slot.message !== message) slot.message = message
   return slot
 }
