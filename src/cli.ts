@@ -1,6 +1,5 @@
 import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-options.js'
 import { helpText } from './cli/flags.js'
-import { verifyMain } from './cli/verify/verify-main.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { internalsOf } from './core/simulator/internals.js'
 import { systemErrorCode } from './core/system-error-code.js'
@@ -56,6 +55,8 @@ async function main(): Promise<void> {
   // A subcommand of its own: its flags, its exit codes (2 for bad usage), its output.
   if (process.argv[2] === 'verify') {
     const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
+    // Loaded for `verify` only: a start does not carry its code.
+    const { verifyMain } = await import('./cli/verify/verify-main.js')
     process.exitCode = await verifyMain(process.argv.slice(3), process.env, {
       stdout: write(process.stdout),
       stderr: write(process.stderr),

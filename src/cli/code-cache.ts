@@ -16,9 +16,11 @@ export function codeCacheFile(bundle: string, v8Version: string = process.versio
 }
 
 /**
- * Compiles a CommonJS bundle, with its V8 code cache when there is one, and
- * runs it as Node runs a CommonJS module. Node 20 has no compile cache for
- * modules (`module.enableCompileCache` came in Node 22), and compiling the
+ * Compiles a CommonJS bundle written as its module wrapper (a function
+ * expression of `exports, require, module, __filename, __dirname`), with its
+ * V8 code cache when there is one, and runs it as Node runs a CommonJS
+ * module. Node 20 has no compile cache for modules
+ * (`module.enableCompileCache` came in Node 22), and compiling the
  * CLI bundle was a large part of its start-up time. The cache is made when
  * the package is built, for the Node that builds it; with another Node (no
  * cache for its V8), other flags or a damaged file, the bundle is compiled
@@ -32,9 +34,8 @@ export function runBundle(bundle: string): Script {
   } catch {
     // No cache: compile from source.
   }
-  // The wrapper keeps the bundle's first line as line 1, so stack traces point where they should.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8').replace(/^#!.*/, '')}\n})`
-  const script = new Script(source, { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) })
+  // The bundle is written as its own module wrapper (scripts/build-cli.mjs): compiled as read, with no copy of its source.
+  const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) })
   debug(
     'V8 code cache %s',
     cachedData === undefined

@@ -5,7 +5,7 @@
 //   BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 5) change the length.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { coldStart, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, WRK, writeScenario } from './harness.mjs'
+import { coldStart, cpuMs, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, WRK, writeScenario } from './harness.mjs'
 
 const builds = { A: process.env.BENCH_A, B: process.env.BENCH_B ?? join(ROOT, 'dist/cli.mjs') }
 for (const [name, cli] of Object.entries(builds)) {
@@ -22,7 +22,11 @@ for (let round = 0; round < ROUNDS; round++) {
     const server = await start(name, [builds[name], '--port', '0', '--quiet', '--scenario', scenario])
     const url = `http://127.0.0.1:${server.port}/v1/store/orders`
     load(url, { seconds: 1 })
-    runs[name].push({ ...load(url), peakRssMiB: peakRssMiB(server.pid) })
+    const cpuBefore = cpuMs(server.pid)
+    const result = load(url)
+    // The server's own CPU time per request: what other work on the machine disturbs least.
+    const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / result.requests
+    runs[name].push({ ...result, cpuUsPerRequest, peakRssMiB: peakRssMiB(server.pid) })
     await server.stop()
     process.stdout.write('.')
   }
@@ -35,11 +39,13 @@ console.log()
 console.log(
   `${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at 100 orders; cold start: 10 runs each, spawn to first 200.`,
 )
-console.log('| build | req/s (median; each round) | p50 ms | p99 ms | peak RSS MiB (max; each round) | cold start ms (median) |')
-console.log('|---|---|---|---|---|---|')
+console.log(
+  '| build | req/s (median; each round) | server CPU µs per request (median) | p50 ms | p99 ms | peak RSS MiB (max; each round) | cold start ms (median) |',
+)
+console.log('|---|---|---|---|---|---|---|')
 for (const name of ['A', 'B']) {
   const r = runs[name]
   console.log(
-    `| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(cold[name]))} |`,
+    `| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.cpuUsPerRequest)).toFixed(1)} | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(cold[name]))} |`,
   )
 }

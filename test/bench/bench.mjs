@@ -11,6 +11,7 @@ import { envWithNode } from '../package/registry-node.mjs'
 import {
   coldStart,
   CONNECTIONS,
+  cpuMs,
   KEY,
   load,
   median,
@@ -24,6 +25,7 @@ import {
   writeScenario,
 } from './harness.mjs'
 import { buildMsw3Overlay, msw3Overlay } from '../package/msw3-overlay.mjs'
+import { goalLines } from './goals.mjs'
 
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/cli.mjs')
 if (!existsSync(CLI)) {
@@ -53,7 +55,9 @@ async function measure(kind, input, options) {
   const server = await servers[kind](input)
   const url = `http://127.0.0.1:${server.port}/v1/store/orders${options?.path ?? ''}`
   load(url, { ...options, seconds: 1 }) // warm up
+  const cpuBefore = cpuMs(server.pid)
   const result = load(url, options)
+  result.cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / result.requests
   result.peakRssMiB = peakRssMiB(server.pid)
   await server.stop()
   return result
@@ -93,9 +97,10 @@ for (const count of [100, 10_000]) {
       p99: median(values.map((value) => value.p99)),
       peakRssMiB: Math.max(...values.map((value) => value.peakRssMiB)),
       non2xx: values.reduce((sum, value) => sum + value.non2xx, 0),
+      cpuUsPerRequest: median(values.map((value) => value.cpuUsPerRequest)),
     }
   }
-  results.comparison[count] = { bodyBytes: body.bytes, ...summary }
+  results.comparison[count] = { bodyBytes: body.bytes, bodyFile: body.file, ...summary }
 }
 console.log()
 
@@ -120,8 +125,16 @@ console.log()
 // 3. Cancel throughput: DELETE of one order (the first is 204, the rest 409).
 results.cancel = await measure('simulator', writeScenario(100, { pending: 1 }), { method: 'DELETE', path: '/1' })
 
-// 4. Cold start: spawn to first 200, five runs.
-results.coldStartMs = await coldStart(CLI)
+// 4. Cold start: spawn to first 200, the CLI (default scenario) and the raw server (the 100-order body) taking turns.
+{
+  const raw = [join(ROOT, 'test/bench/raw-server.mjs'), results.comparison[100].bodyFile, '0']
+  const runs = { simulator: [], raw: [] }
+  for (let round = 0; round < 5; round++) {
+    runs.simulator.push(...(await coldStart(CLI, 1)).runs)
+    runs.raw.push(...(await coldStart(raw, 1)).runs)
+  }
+  for (const [kind, values] of Object.entries(runs)) results.coldStartMs[kind] = { median: median(values), runs: values }
+}
 
 // 5. In-process costs, in a process of their own: msw 2 on this Node, and msw 3
 // from its overlay on Node 24 (msw 3 needs 22.12+).
@@ -175,9 +188,15 @@ lines.push('|---|---|')
 lines.push(
   `| Cancel (DELETE /v1/store/orders/1, 409 after the first) | ${f(results.cancel.rps)} req/s, p99 ${f(results.cancel.p99, 2)} ms |`,
 )
-lines.push(
-  `| Cold start, spawn to first 200 (node dist/cli.mjs) | ${f(results.coldStartMs.median)} ms median (${results.coldStartMs.runs.join(', ')}) |`,
-)
+for (const [kind, label] of [
+  ['simulator', 'node dist/cli.mjs'],
+  ['raw', 'raw node:http'],
+])
+  lines.push(
+    `| Cold start, spawn to first 200 (${label}) | ${f(results.coldStartMs[kind].median)} ms median (${results.coldStartMs[kind].runs.join(', ')}) |`,
+  )
+lines.push('')
+lines.push(...goalLines(results))
 const { msw2, msw3 } = results.inProcess
 lines.push('')
 lines.push(`| In process (one simulator, no server) | msw ${msw2.msw}, Node ${msw2.node} | msw ${msw3.msw}, Node ${msw3.node} |`)

@@ -27,6 +27,19 @@ export function peakRssMiB(pid) {
   }
 }
 
+/** CPU time (user + system) a process has used, in ms; NaN where /proc is not there. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** Starts a server process and resolves with its port once it prints a line with one. */
 export async function start(kind, args) {
   const [command, commandArgs] = pinned(0, process.execPath, args)
@@ -67,6 +80,7 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url])
     const out = execFileSync(command, args, { encoding: 'utf8' })
     return {
+      requests: Number(/(\d+) requests in/.exec(out)?.[1]),
       rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
       p50: toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
       p99: toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
@@ -88,7 +102,7 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     url,
   ])
   const out = JSON.parse(execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
-  return { rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
+  return { requests: out.requests.total, rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
 }
 
 export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
@@ -105,19 +119,24 @@ export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
   return file
 }
 
-/** Spawn to first 200 of a CLI, five runs: the median and each run in ms. */
-export async function coldStart(cli) {
+/**
+ * Spawn to first 200 of a server, five runs: the median and each run in ms.
+ * `server` is a built CLI (started on the default scenario) or the argument list of any server
+ * script that prints its port (the raw node:http baseline).
+ */
+export async function coldStart(server, runCount = 5) {
+  const args = typeof server === 'string' ? [server, '--port', '0', '--quiet'] : server
   const runs = []
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < runCount; run++) {
     const started = performance.now()
     // Port 0: a fixed port can be held by a client socket from the load runs.
-    const child = spawn(process.execPath, [cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
     const port = await new Promise((resolve, reject) => {
       let out = ''
       const timer = setTimeout(() => reject(new Error('no ready line within 10 s')), 10_000)
       child.stdout.on('data', (chunk) => {
         out += chunk
-        const match = /ready at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+        const match = /(?:ready at http:\/\/127\.0\.0\.1:|ready )(\d+)/.exec(out)
         if (match) {
           clearTimeout(timer)
           resolve(Number(match[1]))

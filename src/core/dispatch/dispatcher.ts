@@ -1,28 +1,16 @@
 import { ApiError } from '../api-error.js'
-import { assertAuthorized } from '../bearer-auth.js'
-import type { Controls } from '../controls/controls.js'
 import { ErrorCode } from '../error-codes.js'
 import type { Int64Key } from '../int64.js'
-import type { OperationConfig, OperationState } from '../operations/operation.js'
-import { preferredStatus } from '../operations/prefer.js'
+import type { OperationConfig } from '../operations/operation.js'
 import { describeOperations, OPERATIONS, type OperationId } from '../operations/registry.js'
-import { isUnderBase, matchRoute, type ApiBase, type Operation } from '../operations/routing.js'
+import { isUnderBase, matchRoute, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
 import { quote } from '../quote-value.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { JournalWriter } from '../state/journal.js'
 import { answer, type AnswerContext, type AnswerSubject } from './answer.js'
-import { faultAfter, faultInstead, sleep } from './misbehaviour.js'
+import { afterDelay, EMPTY, type Instance } from './keyed-answer.js'
+import { sleep } from './misbehaviour.js'
 import type { ErrorReporter } from './unexpected-error.js'
-
-const EMPTY: Readonly<Record<string, string>> = {}
-
-/** One independent state a request acts on: orders, settings, controls, journal. */
-export interface Instance extends OperationState {
-  controls: Controls
-  journal: JournalWriter
-  /** Set on a session that had been dropped and was made afresh, until its first journal entry says so. */
-  recreatedUnannounced?: boolean
-}
 
 /** What the dispatcher reads from the simulator on every request. */
 export interface DispatchContext {
@@ -43,13 +31,13 @@ export interface DispatchContext {
 /** The service's operations, answered from plain values: what every transport calls. */
 export interface Dispatcher {
   /** Answers one operation (the method already matched); `param` is the decoded path parameter, or "". */
-  operation(request: SimRequest, operation: Operation, param: string): Promise<Reply>
+  operation(request: SimRequest, operation: Operation, param: string): Reply | Promise<Reply>
   /** Answers a request under the base that no operation takes: 405 with `Allow` on a known path, 404 elsewhere. */
-  unknown(request: SimRequest, url: URL): Promise<Reply>
+  unknown(request: SimRequest, url: RouteUrl): Reply | Promise<Reply>
   /** False when requests that match no operation are left to others (`fallthrough`, or a bare "/" base). */
   readonly answersUnknown: boolean
   /** An operation, or the 404/405 of an unknown one under the base; null when the request is not the API's. */
-  route(request: SimRequest, url: URL): Promise<Reply> | null
+  route(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> | null
 }
 
 /** Whether the journal entry of this request must say its session was recreated (true once). */
@@ -59,54 +47,9 @@ function announceRecreated(instance: Instance): boolean {
   return true
 }
 
-/** The bearer token as sent (valid or not), for counting requests per key. */
-function tokenOf(request: SimRequest): string {
-  return (request.header('Authorization') ?? '').replace(/^bearer\s+/i, '')
-}
-
 /** What a request is about, before it is answered: the pact's fields are filled in while answering. */
 function subjectOf(operation: OperationId | null, orderId: Int64Key | null, headers: Readonly<Record<string, string>>): AnswerSubject {
   return { operation, orderId, headers, contract: false, given: null, authorization: null }
-}
-
-/** Headers added to an answer, errors included: RateLimit ones, Preference-Applied. */
-function withHeaders(reply: Reply, extra: Record<string, string> | undefined): Reply {
-  return extra === undefined ? reply : { ...reply, headers: { ...reply.headers, ...extra } }
-}
-
-/** The key check, `Prefer` and the operation, with the RateLimit headers around them. */
-async function keyedAnswer(
-  request: SimRequest,
-  operation: Operation,
-  param: string,
-  orderId: Int64Key | null,
-  instance: Instance,
-  subject: AnswerSubject,
-): Promise<Reply> {
-  const { controls } = instance
-  // Nothing is allocated for extra headers when no limit and no Prefer is in play (the common case).
-  let extra: Record<string, string> | undefined
-  try {
-    if (controls.rateLimit() !== null) {
-      const token = tokenOf(request)
-      extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
-    }
-    // From here the service's own rules answer, the key check included: a pact may hold it.
-    subject.contract = true
-    // Read once: the key check and, for a pact, the journal both need it.
-    subject.authorization = request.header('Authorization')
-    assertAuthorized(subject.authorization, instance.settings().acceptedKeys)
-    const call = { param, orderId, state: instance }
-    const preferred = preferredStatus(request.header('Prefer'), operation.id)
-    if (preferred === undefined) return withHeaders(await operation.answer(call), extra)
-    subject.contract = false
-    extra = { ...extra, 'Preference-Applied': `code=${preferred}` }
-    return withHeaders(operation.preferred(preferred, call), extra)
-  } catch (error) {
-    if (error instanceof ApiError && extra !== undefined)
-      throw new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
-    throw error
-  }
 }
 
 /** Creates the dispatcher of a simulator's state. */
@@ -138,40 +81,30 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     }
   }
 
-  function operation(request: SimRequest, definition: Operation, param: string): Promise<Reply> {
+  function operation(request: SimRequest, definition: Operation, param: string): Reply | Promise<Reply> {
     const orderId = 'orderIdOf' in definition ? definition.orderIdOf(param) : null
     let instance: Instance
     try {
       instance = context.instanceFor(request)
     } catch (error) {
-      return answer(contextOf(null), request, subjectOf(definition.id, orderId, headersOf(definition, null)), () => Promise.reject(error))
+      return answer(contextOf(null), request, subjectOf(definition.id, orderId, headersOf(definition, null)), () => {
+        throw error
+      })
     }
     const headers = headersOf(definition, instance)
     const subject = subjectOf(definition.id, orderId, headers)
-    return answer(contextOf(instance), request, subject, async () => {
+    return answer(contextOf(instance), request, subject, () => {
       // The state the answer depends on, as it was when the request arrived: one lookup, for a pact's provider state.
       if (orderId !== null) subject.given = instance.store.find(orderId)?.status ?? 'absent'
       else if (definition.id === 'listOrders' && instance.settings().exposeStatus) subject.given = 'status-exposed'
-      const { controls } = instance
-      const delay = controls.delayFor(definition.id)
-      if (delay > 0) await sleep(delay, request.signal)
-      const fault = controls.takeFault(definition.id, orderId)
-      const instead = fault === undefined ? undefined : await faultInstead(fault, request.signal)
-      if (instead !== undefined) return instead
-      let reply: Reply
-      try {
-        reply = await keyedAnswer(request, definition, param, orderId, instance, subject)
-      } finally {
-        // A fault that lets the answer through still changes it (slow or broken body): not the service's answer.
-        if (fault !== undefined) subject.contract = false
-      }
-      if (headers !== EMPTY) reply = { ...reply, headers: { ...headers, ...reply.headers } }
-      return fault === undefined ? reply : faultAfter(fault, reply)
+      const delay = instance.controls.delayFor(definition.id)
+      if (delay === 0) return afterDelay(request, definition, param, orderId, instance, subject, headers)
+      return sleep(delay, request.signal).then(() => afterDelay(request, definition, param, orderId, instance, subject, headers))
     })
   }
 
   const operations = describeOperations(base.path)
-  function unknown(request: SimRequest, url: URL): Promise<Reply> {
+  function unknown(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> {
     return answer(
       answerContext(request),
       request,

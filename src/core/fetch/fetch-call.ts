@@ -51,7 +51,7 @@ export async function simFetch(
     if (fallbackFetch === undefined) throw notSimulated(request, base)
     return fallbackFetch(request)
   }
-  const reply = await (signal === undefined ? pending : untilAborted(pending, signal))
+  const reply = await (signal === undefined || !(pending instanceof Promise) ? pending : untilAborted(pending, signal))
   if (reply.networkError !== undefined) throw new TypeError('fetch failed', { cause: new Error(reply.networkError) })
   return fetchResponse(reply, request.method, href, signal)
 }

@@ -13,6 +13,9 @@ export interface ApiBase {
 
 export type Operation = (typeof OPERATIONS)[number]
 
+/** What routing reads of a request's URL: a `URL`, or the same two fields read off a plain path without parsing one. */
+export type RouteUrl = Pick<URL, 'origin' | 'pathname'>
+
 export interface RouteMatch {
   operation: Operation
   /** The decoded path parameter (orderId or petId), or "" when the path has none. */
@@ -68,7 +71,7 @@ export function checkBasePath(basePath = '/v1'): string {
  * mistyped `/V1/...` is answered 404 like any other unknown path, rather than
  * left to fall through; operations themselves match case-sensitively.
  */
-export function isUnderBase(url: URL, base: ApiBase): boolean {
+export function isUnderBase(url: RouteUrl, base: ApiBase): boolean {
   if (base.origin !== null && url.origin !== base.origin) return false
   const path = url.pathname.toLowerCase()
   const prefix = base.path.toLowerCase()
@@ -88,12 +91,12 @@ function decodeSegment(segment: string): string {
  * Finds the operation whose path a URL has, whatever the method. Paths are
  * compared case-sensitively (RFC 3986) and one trailing slash is tolerated.
  */
-export function matchRoute(url: URL, base: ApiBase): RouteMatch | null {
+export function matchRoute(url: RouteUrl, base: ApiBase): RouteMatch | null {
   if (base.origin !== null && url.origin !== base.origin) {
     return null
   }
   const { pathname } = url
-  if (!pathname.startsWith(`${base.path}/`)) {
+  if (!pathname.startsWith(base.path) || pathname[base.path.length] !== '/') {
     return null
   }
   const rest = pathname.slice(base.path.length + 1)

@@ -11,7 +11,8 @@ const FACTS_BYTES = 128
  * test must not empty the pact written after the last one.
  */
 export interface InteractionLedger {
-  keep(facts: InteractionFacts): void
+  /** True when the ledger holds the interaction (kept now or before), false when it did not fit. */
+  keep(facts: InteractionFacts): boolean
   /** The kept interactions, oldest first. */
   facts(): readonly InteractionFacts[]
   /** How many requests' interactions did not fit (each time one arrived, so a count, not a set: it costs no memory). */
@@ -30,15 +31,16 @@ export function createInteractionLedger(): InteractionLedger {
   return {
     keep(facts) {
       const key = keyOf(facts)
-      if (kept.has(key)) return
+      if (kept.has(key)) return true
       const cost = key.length + (facts.message?.length ?? 0) + FACTS_BYTES
       if (kept.size >= MAX_LEDGER_INTERACTIONS || bytes + cost > MAX_LEDGER_BYTES) {
         dropped++
-        return
+        return false
       }
       bytes += cost
       const { method, path, status, operation, orderId, given, authorization, code, message } = facts
       kept.set(key, { method, path, status, operation, orderId, given, authorization, code, message })
+      return true
     },
     facts: () => [...kept.values()],
     leftOut: () => dropped,

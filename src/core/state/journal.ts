@@ -102,6 +102,20 @@ function factsOf(record: JournalRecord): InteractionFacts | undefined {
   return { method, path, status, operation, orderId, given, authorization, code, message }
 }
 
+/** Whether a record is the interaction of `facts`: what the ledger's key is made of. */
+function sameInteraction(record: JournalRecord, facts: InteractionFacts): boolean {
+  // The ring's records hold null, never undefined, in the optional fields (`stored`).
+  return (
+    record.path === facts.path &&
+    record.status === facts.status &&
+    record.method === facts.method &&
+    record.orderId === facts.orderId &&
+    record.code === facts.code &&
+    record.given === facts.given &&
+    record.authorization === facts.authorization
+  )
+}
+
 export const DEFAULT_JOURNAL_SIZE = 1000
 /** A longer path is kept cut, with a marker saying how much is missing. */
 export const MAX_JOURNAL_PATH = 1024
@@ -132,7 +146,9 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
     return { time, method, path, status, duration, operation, orderId, sessionRecreated, contract, given, authorization, code, message }
   }
   // Overwritten in place: a new object per request would live a trip round
-  // the ring, long enough to be promoted to the old space under load.
+  // the ring, long enough to be promoted to the old space under load. A string
+  // equal to the one held (a repeated path or key) is not stored: the request's
+  // own copy then dies young instead of being promoted with the slot. A method and a code are constants.
   slot.time = entry.time
   slot.method = entry.method
   if (slot.path !== path) slot.path = path
@@ -143,9 +159,9 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   slot.sessionRecreated = entry.sessionRecreated ?? false
   slot.contract = contract
   slot.given = given
-  slot.authorization = authorization
+  if (slot.authorization !== authorization) slot.authorization = authorization
   slot.code = code
-  slot.message = message
+  if (slot.message !== message) slot.message = message
   return slot
 }
 
@@ -167,11 +183,15 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   const at = (index: number) => ring[(start + index) % capacity] as JournalRecord
   const cost = (record: JournalRecord) =>
     record.path.length + (record.authorization?.length ?? 0) + (record.message?.length ?? 0) + ENTRY_BYTES
+  // The facts the ledger last held: a record of the same interaction (a load repeats one) is let go without building its key.
+  let lastHeld: InteractionFacts | undefined
   /** Lets the oldest entry go; a pact still has its interaction. */
   const dropOldest = () => {
     const oldest = at(0)
-    const facts = factsOf(oldest)
-    if (facts !== undefined) ledger.keep(facts)
+    if (oldest.contract === true && (lastHeld === undefined || !sameInteraction(oldest, lastHeld))) {
+      const facts = factsOf(oldest) as InteractionFacts
+      if (ledger.keep(facts)) lastHeld = facts
+    }
     bytes -= cost(oldest)
     start = (start + 1) % capacity
     size--

@@ -4,7 +4,6 @@ import { failInProcess } from '../../core/simulator/simulator.js'
 import type { LoadedScenario, SimulatorOptions } from '../../core/simulator/types.js'
 import { mapValidation } from '../../core/validation-error.js'
 import type { Simulator } from '../msw/build-simulator.js'
-import { createBundledSimulator } from '../msw/bundled-simulator.js'
 import type { HostCheckOptions } from '../node/host-check.js'
 
 export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
@@ -38,11 +37,17 @@ export interface InternalAppOptions extends SimulatorAppOptions {
   shutdown?: AbortSignal
 }
 
-/** The simulator an app or server serves, and its base path, checked as the in-process API checks options. */
-export function simulatorFor(options: SimulatorAppOptions): { sim: Simulator; basePath: string } {
+/**
+ * The simulator an app or server serves, and its base path, checked as the
+ * in-process API checks options; `create` makes one when none is given.
+ */
+export function simulatorFor(
+  options: SimulatorAppOptions,
+  create: (options: SimulatorOptions) => Simulator,
+): { sim: Simulator; basePath: string } {
   const basePath = mapValidation(
     () => checkBasePath(options.basePath),
     (error) => failInProcess(error, 'create'),
   )
-  return { sim: options.simulator ?? createBundledSimulator({ ...options, baseUrl: basePath }), basePath }
+  return { sim: options.simulator ?? create({ ...options, baseUrl: basePath }), basePath }
 }

@@ -13,6 +13,7 @@ import { ADMIN_PREFIX, logWhenFinished, sendError, targetError } from '../node/n
 import { packageVersion } from '../node/package-root.js'
 import { createAdminOriginCheck } from './admin/admin-origin.js'
 import { createAdminRouter } from './admin/admin-router.js'
+import { createBundledSimulator } from '../msw/bundled-simulator.js'
 import { simulatorFor, type InternalAppOptions } from './app-options.js'
 import { clientError, cors } from './express-edge.js'
 import { mswMiddleware } from './msw-middleware.js'
@@ -66,7 +67,7 @@ function guard(check: (req: ExpressRequest) => ApiError | null): RequestHandler 
  * const server = app.listen(0, '127.0.0.1')
  */
 export function createSimulatorApp(options: InternalAppOptions = {}): SimulatorApp {
-  const { sim, basePath } = simulatorFor(options)
+  const { sim, basePath } = simulatorFor(options, createBundledSimulator)
   const internals = internalsOf(sim)
   const admin = options.admin ?? true
   // What the server itself fails at; what the simulator fails at, its own onError is told.

@@ -1,16 +1,18 @@
 import type { IncomingMessage, RequestListener } from 'node:http'
-import type { ApiError } from '../../core/api-error.js'
+import { errorReply, type ApiError } from '../../core/api-error.js'
 import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
 import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { isHealthPath } from './health.js'
-import { isAdminPath, logWhenFinished, NodeRequest, pathUrl, sendError, sendReply, setCorsHeaders, targetError } from './node-edge.js'
+import type { RouteUrl } from '../../core/operations/routing.js'
+import { firstRawHeader, isAdminPath, logWhenFinished, NodeRequest, routeUrl, sendError, targetError, writeReply } from './node-edge.js'
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
 function forExpress(req: IncomingMessage, admin: boolean): boolean {
   const { method, url = '' } = req
   if (method === 'OPTIONS' || method === 'HEAD') return true
-  const length = req.headers['content-length']
-  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) return true
+  const { rawHeaders } = req
+  const length = firstRawHeader(rawHeaders, 'content-length')
+  if ((length !== undefined && length !== '0') || firstRawHeader(rawHeaders, 'transfer-encoding') !== undefined) return true
   return admin && isAdminPath(url)
 }
 
@@ -43,7 +45,7 @@ export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck
       health(req, res)
       return
     }
-    const refused = hostCheck(req.headers.host) ?? targetError(req.url)
+    const refused = hostCheck(firstRawHeader(req.rawHeaders, 'host')) ?? targetError(req.url)
     if (refused !== null) {
       if (log !== undefined) logWhenFinished(log, req, res)
       sendError(res, refused)
@@ -53,9 +55,9 @@ export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck
       app(req, res)
       return
     }
-    let url: URL
+    let url: RouteUrl
     try {
-      url = pathUrl(req.url as string)
+      url = routeUrl(req.url as string)
     } catch {
       app(req, res)
       return
@@ -66,12 +68,15 @@ export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck
       return
     }
     if (log !== undefined) logWhenFinished(log, req, res)
-    setCorsHeaders(req, res)
+    if (!(reply instanceof Promise)) {
+      writeReply(req, res, reply)
+      return
+    }
     reply.then(
-      (answer) => sendReply(res, answer),
+      (answer) => writeReply(req, res, answer),
       (error: unknown) => {
         report(error, { method: req.method ?? '', target: req.url ?? '' })
-        if (!res.headersSent) sendError(res, error)
+        if (!res.headersSent) writeReply(req, res, errorReply(error))
       },
     )
   }

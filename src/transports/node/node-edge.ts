@@ -3,6 +3,7 @@ import { errorReply, invalidRequest, type ApiError } from '../../core/api-error.
 import { EXPOSED_HEADERS } from '../../core/cors.js'
 import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../core/reply.js'
 import { quote } from '../../core/quote-value.js'
+import type { RouteUrl } from '../../core/operations/routing.js'
 
 /**
  * Node's side of every HTTP answer, shared by the front door and the express
@@ -39,23 +40,64 @@ export function requestUrl(target: string): URL {
 }
 
 /** The URL of a request's path without its query, which routing never reads: a long query is not copied. */
-export function pathUrl(target: string): URL {
+function pathUrl(target: string): URL {
   const query = target.indexOf('?')
   return requestUrl(query === -1 ? target : target.slice(0, query))
 }
 
+/** The origin `requestUrl` gives every request: routing compares it with a pinned base's. */
+const REQUEST_ORIGIN = 'http://localhost'
+
+/** Whether a character code may stand in a path that a `URL` would leave as it is: letters, digits, "/", "-", "_", "~". */
+function plainPathCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 47 && code <= 57) || code === 45 || code === 95 || code === 126
+  )
+}
+
+/**
+ * What routing reads of a request-target (checked by `targetError`): read off
+ * the path itself when it is plain (no dot, escape or other character a `URL`
+ * would rewrite), else from a parsed `URL`. Most requests parse none.
+ */
+export function routeUrl(target: string): RouteUrl {
+  const query = target.indexOf('?')
+  const end = query === -1 ? target.length : query
+  for (let index = 0; index < end; index++) if (!plainPathCode(target.charCodeAt(index))) return pathUrl(target)
+  return { origin: REQUEST_ORIGIN, pathname: query === -1 ? target : target.slice(0, query) }
+}
+
+const lowerCode = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code)
+
+/** Whether two header names are the same, ignoring ASCII case, compared without making lower-cased copies. */
+function isHeaderName(name: string, wanted: string): boolean {
+  if (name.length !== wanted.length) return false
+  for (let index = 0; index < name.length; index++) {
+    if (lowerCode(name.charCodeAt(index)) !== lowerCode(wanted.charCodeAt(index))) return false
+  }
+  return true
+}
+
 /** A header's value from the raw list, repeated ones joined with ", " as Fetch joins them (Node keeps only the first Authorization). */
 function rawHeader(raw: readonly string[], name: string): string | null {
-  const wanted = name.toLowerCase()
   let value: string | null = null
   for (let index = 0; index < raw.length; index += 2) {
-    const key = raw[index] as string
-    if (key.length === wanted.length && key.toLowerCase() === wanted) {
+    if (isHeaderName(raw[index] as string, name)) {
       const next = raw[index + 1] as string
       value = value === null ? next : `${value}, ${next}`
     }
   }
   return value
+}
+
+/**
+ * The first value of a header Node keeps one of (Host, Content-Length), as
+ * `req.headers` has it: read off the raw list, so that the bodiless API path
+ * never makes Node build `req.headers`.
+ */
+export function firstRawHeader(raw: readonly string[], name: string): string | undefined {
+  for (let index = 0; index < raw.length; index += 2) if (isHeaderName(raw[index] as string, name)) return raw[index + 1]
+  return undefined
 }
 
 /** Every header of the raw list as Fetch `Headers`, which join repeated ones the same way. */
@@ -121,7 +163,7 @@ function writePaced(res: ServerResponse, body: Uint8Array, paceMs: number): void
 }
 
 /** Writes an answer of the operations to Node's response. */
-export function sendReply(res: ServerResponse, reply: Reply): void {
+function sendReply(res: ServerResponse, reply: Reply): void {
   if (reply.networkError !== undefined) {
     // What a client sees of a network failure: the connection drops.
     res.socket?.destroy()
@@ -136,6 +178,39 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
   res.setHeader('Content-Length', body.byteLength)
   if (reply.paceMs !== undefined && body.byteLength > 0) writePaced(res, body, reply.paceMs)
+  else res.end(body)
+}
+
+/**
+ * Writes an answer to a response nothing has written to yet: the CORS
+ * headers, the reply's and Content-Length in one `writeHead`, then the body
+ * in one `end`. A paced body or a dropped connection goes through `sendReply`.
+ */
+export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  if (reply.networkError !== undefined || reply.paceMs !== undefined) {
+    setCorsHeaders(req, res)
+    sendReply(res, reply)
+    return
+  }
+  const origin = rawHeader(req.rawHeaders, 'origin')
+  const head =
+    origin === null
+      ? ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
+      : [
+          'Access-Control-Allow-Origin',
+          origin,
+          'Access-Control-Allow-Credentials',
+          'true',
+          'Vary',
+          'Origin',
+          'Access-Control-Expose-Headers',
+          EXPOSED_HEADERS,
+        ]
+  for (const name in reply.headers) head.push(name, reply.headers[name] as string)
+  const body = reply.body === null ? null : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
+  if (body !== null) head.push('Content-Length', String(body.byteLength))
+  res.writeHead(reply.status, head)
+  if (body === null) res.end()
   else res.end(body)
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { errorReporter, type ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { simulatorFor, type InternalAppOptions, type SimulatorAppOptions } from '../express/app-options.js'
+import type { MswHttp } from '../msw/handlers.js'
 import type { Simulator } from '../msw/msw-simulator.js'
 import { createFrontDoor } from '../node/front-door.js'
 import { createHealthCheck } from '../node/health.js'
@@ -11,6 +12,8 @@ import { createHostCheck, hostOf, isLoopbackHost } from '../node/host-check.js'
 import { createHttpServer, trackConnections } from '../node/http-server.js'
 import { sendError } from '../node/node-edge.js'
 import { packageVersion } from '../node/package-root.js'
+import type { OrderGeneration } from '../../core/scenario/order-generation.js'
+import { createServerSimulator, generatorFirst, serverGeneration } from './server-simulator.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
@@ -62,10 +65,15 @@ export const DEFAULT_HOST = '127.0.0.1'
  * A server that only answers the API never loads express, which saves memory
  * and start-up time (docs/performance.md).
  */
-function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter): RequestListener {
+function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter, mswLoaded: (msw: () => MswHttp) => void): RequestListener {
   let app: Promise<RequestListener> | undefined
   return (req, res) => {
-    app ??= import('../express/express-app.js').then(({ createSimulatorApp }) => createSimulatorApp(options).app)
+    app ??= Promise.all([import('../express/express-app.js'), import('../msw/bundled-msw.js')]).then(
+      ([{ createSimulatorApp }, { bundledMsw }]) => {
+        mswLoaded(bundledMsw)
+        return createSimulatorApp(options).app
+      },
+    )
     app.then(
       (listener) => listener(req, res),
       (error: unknown) => {
@@ -78,7 +86,19 @@ function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter): Req
 
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
-  const { sim, basePath } = simulatorFor(options)
+  const generation = serverGeneration()
+  // Faker's code is loaded first only for a scenario that generates orders not made ahead of time.
+  if (options.simulator === undefined && generatorFirst(options)) return generation.load().then(() => listen(options, generation))
+  return listen(options, generation)
+}
+
+function listen(options: SimulatorServerOptions, generation: OrderGeneration): Promise<RunningSimulator> {
+  let mswLoaded: (msw: () => MswHttp) => void = () => {}
+  const { sim, basePath } = simulatorFor(options, (simulatorOptions) => {
+    const made = createServerSimulator(simulatorOptions, generation)
+    mswLoaded = made.mswLoaded
+    return made.sim
+  })
   // Its timers are ours to stop only when we made it.
   const ownsSimulator = options.simulator === undefined
   const host = options.host ?? DEFAULT_HOST
@@ -100,7 +120,7 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
   const report = errorReporter(options.onError)
   const listener = createFrontDoor({
     dispatcher,
-    app: lazyExpressApp(appOptions, report),
+    app: lazyExpressApp(appOptions, report, mswLoaded),
     admin,
     log: options.log,
     report,
