@@ -17,7 +17,7 @@ export { openApiDocument } from './contract/openapi-document.js'
 export type { ErrorBody, NewOrder, Order, OrderPatch, OrderStatus } from './core/glossary.js'
 
 // Pact contracts from the requests a suite sent, and the provider states they name.
-export { PROVIDER_STATES } from './core/pact/provider-states.js'
+export { PROVIDER_STATES } from './core/pact/parse-provider-state.js'
 export type { PactDocument, PactInteraction, PactProviderState } from './core/pact/pact-document.js'
 export type { PactOptions } from './core/pact/pact-names.js'
 export type { ProviderStateChange } from './core/pact/provider-states.js'

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
-import { parseProviderState, providerStateOf } from './provider-states.js'
+import { parseProviderState } from './parse-provider-state.js'
+import { providerStateOf } from './provider-states.js'
 
 test('a request names the state its answer depended on', () => {
   expect(providerStateOf(204, '1', 'pending')).toEqual({ name: 'order 1 is pending', params: { id: 1 } })

@@ -1,4 +1,4 @@
-import { parseProviderState } from '../pact/provider-states.js'
+import { parseProviderState } from '../pact/parse-provider-state.js'
 import { ValidationError } from '../validation-error.js'
 import type { SimulatorInstance } from './instance.js'
 import { addOrder, removeOrder, updateOrder } from './order-edits.js'
