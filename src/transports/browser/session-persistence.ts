@@ -36,6 +36,8 @@ interface Persistence {
   seed: number | null
   /** Set once the state outgrew its bound or the storage refused it: nothing more is written. */
   stopped: boolean
+  /** Resets under way: a save meanwhile would put back the state the reset clears, or half of the new one. */
+  resetting: number
 }
 
 /** The tab's sessionStorage, or undefined where reading it throws (storage disabled, a sandboxed frame). */
@@ -97,6 +99,7 @@ export function restoredOptions<T extends SimulatorOptions>(
     scenario: options.scenario ?? 'default',
     seed: options.seed ?? null,
     stopped: false,
+    resetting: 0,
   }
   if (storage === undefined) {
     say('sessionStorage cannot be used in this page; the state is not kept across reloads.')
@@ -141,7 +144,7 @@ function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
 /** Writes the state now, unless it outgrew its bound or the storage refused it before. */
 function save(sim: Simulator, persistence: Persistence): void {
   const { storage } = persistence
-  if (persistence.stopped || storage === undefined) return
+  if (persistence.stopped || persistence.resetting > 0 || storage === undefined) return
   const text = JSON.stringify(snapshot(sim, persistence))
   const bytes = new TextEncoder().encode(text).byteLength
   try {
@@ -189,6 +192,10 @@ export function keepInSession(sim: Simulator, persistence: Persistence, onAnswer
   const reset = sim.reset.bind(sim)
   sim.reset = (scenarioOrRequest?: string | Scenario | ResetRequest, options?: Parameters<SimulatorView['reset']>[1]) => {
     const loaded = reset(scenarioOrRequest, options)
+    // A save already scheduled (an answer just before) would write the old state back after the removal below.
+    if (pending !== undefined) clearTimeout(pending)
+    pending = undefined
+    persistence.resetting += 1
     // Only a reset that loads changes what is kept; a refused one (it threw) leaves it as it was.
     try {
       persistence.storage?.removeItem(STORAGE_KEY)
@@ -200,10 +207,14 @@ export function keepInSession(sim: Simulator, persistence: Persistence, onAnswer
     // Written again with the next answer or when the page goes away, whichever comes first.
     void loaded.then(
       () => {
+        persistence.resetting -= 1
         persistence.scenario = resetScenario(scenarioOrRequest) ?? persistence.scenario
         if (typeof seed === 'number') persistence.seed = seed
       },
-      () => undefined,
+      () => {
+        persistence.resetting -= 1
+        save(sim, persistence) // refused: the state is still the one before, so it is kept again
+      },
     )
     return loaded
   }
