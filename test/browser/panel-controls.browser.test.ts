@@ -201,8 +201,13 @@ describe.skipIf(SKIP_BROWSER_TESTS).each(CONNECTIONS)('every control of the pane
     await anyFault.getByRole('button', { name: 'Add fault' }).click()
     await expect.poll(async () => (await read()).faults.length).toBe(2)
     const removes = panel.getByRole('button', { name: /^Remove fault \d+$/ })
+    // The server's state has both before the panel's event stream shows both: wait for the panel, or a
+    // stale list of one passes the count below and the next click removes that one again.
+    await expect.poll(() => removes.count()).toBe(2)
     for (let left = 2; left > 0; left--) {
+      const name = (await removes.first().getAttribute('aria-label')) ?? ''
       await removes.first().click()
+      await expect.poll(() => panel.getByRole('button', { name, exact: true }).count()).toBe(0)
       await expect.poll(() => removes.count()).toBe(left - 1)
     }
     await expect.poll(() => panel.getByRole('list', { name: 'Active faults' }).textContent()).toBe('None.')
