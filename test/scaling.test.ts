@@ -1,7 +1,7 @@
 // examples/scaling/nginx.conf as docs/scaling.md runs it: three replicas on 4601-4603 behind Debian's
 // nginx on 4600, every X-Sim-Session on one replica. Skips without nginx, except with CI=true.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -177,6 +177,14 @@ describe.skipIf(SKIP)('three replicas behind nginx with examples/scaling/nginx.c
     },
     160_000,
   )
+
+  // Before a replica is stopped on purpose (below): a failed request between nginx and a replica (a
+  // connection reused as the replica closed it) is a 502 to the client and marks the replica down for 10 s.
+  test('nginx logged no failed request to a replica: every connection it reused was still open', () => {
+    const log = join(prefix, 'error.log')
+    const upstreamErrors = (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((line) => line.includes('upstream'))
+    expect(upstreamErrors).toEqual([])
+  })
 
   test('a replica that goes down: its sessions move to another replica and start afresh', async () => {
     const [firstReplica] = await sessionsByReplica()
