@@ -188,9 +188,13 @@ test('with msw 1.x installed, importing the package fails with one line naming w
 
 const [nodeMajor = 0, nodeMinor = 0] = process.versions.node.split('.').map(Number)
 const before2212 = nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 12)
-if (!before2212) console.info(`[consumer] Skipping "msw 3 on Node 20": this is Node ${process.versions.node}, where msw 3 runs.`)
-test.skipIf(!before2212)('on Node 20 (msw 3 needs 22.12+), msw 3 installed fails the import with one line saying to install msw 2', () => {
+// Every leg checks its side: Node 20 (npm test) the refusal, Node 22.12+ (the matrix) that msw 3 loads there.
+test(`msw 3 installed: ${before2212 ? 'on Node 20 the import fails with one line saying to install msw 2' : 'on Node 22.12+ the import loads'}`, () => {
   const stderr = importError(consumerWithMsw('3.0.5'))
+  if (!before2212) {
+    expect(stderr).toBe('')
+    return
+  }
   expect(stderr).toContain(
     `Error: petstore-orders-simulator: msw 3.0.5 needs Node.js 22.12 or newer, and this is Node.js ${process.versions.node}. Install msw 2 (npm install --save-dev msw@^2.12) or use Node.js 22.12+.`,
   )
