@@ -79,4 +79,32 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
     expect((await api.list({ key: 'beta.key==' })).status).toBe(200)
     expect((await api.list({ key: KEY })).status).toBe(401)
   })
+
+  test('checks the key of every request, not once: accepted, refused, accepted, then refused once a reset takes it away', async () => {
+    const api = simulate({ scenario: 'default' })
+    expect((await api.list()).status).toBe(200)
+    expect((await api.list({ key: 'not-the-key' })).status).toBe(401)
+    expect((await api.list()).status).toBe(200)
+    await api.sim.reset('bad-key')
+    expect((await api.list()).status).toBe(401)
+    expect((await api.cancel(1)).status).toBe(401)
+    await api.sim.reset('default')
+    expect((await api.list()).status).toBe(200)
+  })
+
+  test('routes every request by its own path and method, whatever came before', async () => {
+    const api = simulate({ scenario: 'pending' })
+    const answers: [string, string, number][] = [
+      ['GET', '/store/orders', 200],
+      ['GET', '/store/orders/1', 405],
+      ['DELETE', '/store/orders/1', 204],
+      ['DELETE', '/store/orders/1', 409],
+      ['DELETE', '/store/orders/2', 204],
+      ['GET', '/store/orders/', 200],
+      ['GET', '/pets/101', 404],
+      ['GET', '/store/nope', 404],
+      ['GET', '/store/orders', 200],
+    ]
+    for (const [method, path, status] of answers) expect((await api.request(method, path)).status, `${method} ${path}`).toBe(status)
+  })
 })

@@ -140,6 +140,42 @@ describe('CORS', () => {
     expect((await fetch(`${origin}/v1/store/orders`, { headers: auth })).headers.get('Access-Control-Allow-Origin')).toBe('*')
   })
 
+  test('each answer carries its own head, whatever the answer before it carried', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    const list = (headers: Record<string, string>) => fetch(`${origin}/v1/store/orders`, { headers })
+    const head = async (response: Response) => {
+      const body = await response.arrayBuffer()
+      expect(response.headers.get('Content-Length')).toBe(String(body.byteLength))
+      return {
+        status: response.status,
+        allowOrigin: response.headers.get('Access-Control-Allow-Origin'),
+        credentials: response.headers.get('Access-Control-Allow-Credentials'),
+        vary: response.headers.get('Vary'),
+        authenticate: response.headers.get('WWW-Authenticate'),
+        length: body.byteLength,
+      }
+    }
+    const plain = { status: 200, allowOrigin: '*', credentials: null, vary: null, authenticate: null }
+    const first = await head(await list(auth))
+    expect(first).toMatchObject(plain)
+    expect(await head(await list({ ...auth, Origin: 'http://localhost:5173' }))).toMatchObject({
+      allowOrigin: 'http://localhost:5173',
+      credentials: 'true',
+      vary: 'Origin',
+    })
+    expect(await head(await list(auth))).toEqual(first)
+    expect(await head(await list({ Authorization: 'Bearer not-the-key' }))).toMatchObject({
+      status: 401,
+      allowOrigin: '*',
+      authenticate: 'Bearer',
+    })
+    expect(await head(await list(auth))).toEqual(first)
+    await sim.reset('shipped')
+    const shipped = await head(await list(auth))
+    expect(shipped).toMatchObject(plain)
+    expect(shipped.length).not.toBe(first.length)
+  })
+
   test.each([
     ['/v1/store/orders', 'GET'],
     ['/v1/store/orders/1', 'DELETE'],

@@ -47,3 +47,23 @@ export function assertAuthorized(header: string | null, acceptedKeys: ReadonlySe
     )
   }
 }
+
+/** Checks a key as `assertAuthorized` does. */
+export type KeyCheck = (header: string | null, acceptedKeys: ReadonlySet<string>) => void
+
+/**
+ * `assertAuthorized`, remembering the last header it let through and the keys
+ * it was checked against: a client sends the same header on every request, and
+ * comparing it costs less than reading it again. One entry: one header, which
+ * the transports bound.
+ */
+export function createKeyCheck(): KeyCheck {
+  let lastHeader: string | null = null
+  let lastKeys: ReadonlySet<string> | null = null
+  return (header, acceptedKeys) => {
+    if (header === lastHeader && acceptedKeys === lastKeys) return
+    assertAuthorized(header, acceptedKeys)
+    lastHeader = header
+    lastKeys = acceptedKeys
+  }
+}

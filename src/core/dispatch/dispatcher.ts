@@ -1,9 +1,10 @@
 import { ApiError } from '../api-error.js'
+import { createKeyCheck } from '../bearer-auth.js'
 import { ErrorCode } from '../error-codes.js'
 import type { Int64Key } from '../int64.js'
 import type { OperationConfig } from '../operations/operation.js'
 import { describeOperations, OPERATIONS, type OperationId } from '../operations/registry.js'
-import { isUnderBase, matchRoute, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
+import { isUnderBase, matchRoute, rememberedRoute, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
 import { quote } from '../quote-value.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { JournalWriter } from '../state/journal.js'
@@ -55,6 +56,7 @@ function subjectOf(operation: OperationId | null, orderId: Int64Key | null, head
 /** Creates the dispatcher of a simulator's state. */
 export function createDispatcher(context: DispatchContext): Dispatcher {
   const { base } = context
+  const checkKey = createKeyCheck()
   const alwaysHeaders = new Map<OperationId, Readonly<Record<string, string>>>(
     OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : EMPTY]),
   )
@@ -98,8 +100,8 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
       if (orderId !== null) subject.given = instance.store.find(orderId)?.status ?? 'absent'
       else if (definition.id === 'listOrders' && instance.settings().exposeStatus) subject.given = 'status-exposed'
       const delay = instance.controls.delayFor(definition.id)
-      if (delay === 0) return afterDelay(request, definition, param, orderId, instance, subject, headers)
-      return sleep(delay, request.signal).then(() => afterDelay(request, definition, param, orderId, instance, subject, headers))
+      if (delay === 0) return afterDelay(request, definition, param, orderId, instance, subject, headers, checkKey)
+      return sleep(delay, request.signal).then(() => afterDelay(request, definition, param, orderId, instance, subject, headers, checkKey))
     })
   }
 
@@ -130,12 +132,13 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
 
   // Under a bare "/" on any origin there is nothing to scope a catch-all by: it would take every request the process makes.
   const answersUnknown = !context.fallthrough && (base.origin !== null || base.path !== '')
+  const routeOf = rememberedRoute(base)
   return {
     operation,
     unknown,
     answersUnknown,
     route(request, url) {
-      const match = matchRoute(url, base)
+      const match = routeOf(url)
       if (match !== null && request.method === match.operation.method) return operation(request, match.operation, match.param)
       return answersUnknown && isUnderBase(url, base) ? unknown(request, url) : null
     },

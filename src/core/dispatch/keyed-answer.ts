@@ -1,5 +1,5 @@
 import { ApiError } from '../api-error.js'
-import { assertAuthorized } from '../bearer-auth.js'
+import type { KeyCheck } from '../bearer-auth.js'
 import type { Controls } from '../controls/controls.js'
 import type { Fault } from '../controls/faults.js'
 import type { Int64Key } from '../int64.js'
@@ -47,6 +47,7 @@ function keyedAnswer(
   orderId: Int64Key | null,
   instance: Instance,
   subject: AnswerSubject,
+  checkKey: KeyCheck,
 ): Reply | Promise<Reply> {
   const { controls } = instance
   // Nothing is allocated for extra headers when no limit and no Prefer is in play (the common case).
@@ -60,7 +61,7 @@ function keyedAnswer(
     subject.contract = true
     // Read once: the key check and, for a pact, the journal both need it.
     subject.authorization = request.header('Authorization')
-    assertAuthorized(subject.authorization, instance.settings().acceptedKeys)
+    checkKey(subject.authorization, instance.settings().acceptedKeys)
     const call = { param, orderId, state: instance }
     const preferred = preferredStatus(request.header('Prefer'), operation.id)
     if (preferred === undefined) {
@@ -97,17 +98,18 @@ export function afterDelay(
   instance: Instance,
   subject: AnswerSubject,
   headers: Readonly<Record<string, string>>,
+  checkKey: KeyCheck,
 ): Reply | Promise<Reply> {
   const fault = instance.controls.takeFault(definition.id, orderId)
   if (fault === undefined) {
-    const reply = keyedAnswer(request, definition, param, orderId, instance, subject)
+    const reply = keyedAnswer(request, definition, param, orderId, instance, subject, checkKey)
     return reply instanceof Promise ? reply.then((settled) => finished(settled, headers, undefined)) : finished(reply, headers, undefined)
   }
   return (async () => {
     const instead = await faultInstead(fault, request.signal)
     if (instead !== undefined) return instead
     try {
-      return finished(await keyedAnswer(request, definition, param, orderId, instance, subject), headers, fault)
+      return finished(await keyedAnswer(request, definition, param, orderId, instance, subject, checkKey), headers, fault)
     } finally {
       // A fault that lets the answer through still changes it (slow or broken body): not the service's answer.
       subject.contract = false

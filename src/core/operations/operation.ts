@@ -59,7 +59,7 @@ export interface OperationDefinition<Id extends string = string> {
   preferred(status: number, call: OperationCall): Reply
 }
 
-export const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' }
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' })
 
 export function noContent(): Reply {
   return { status: 204, headers: {}, body: null }

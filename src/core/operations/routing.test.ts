@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { ValidationError } from '../validation-error.js'
-import { checkBasePath, isUnderBase, matchRoute, parseApiBase } from './routing.js'
+import { checkBasePath, isUnderBase, matchRoute, parseApiBase, rememberedRoute } from './routing.js'
 
 const base = parseApiBase('/v1')
 const match = (path: string, on = base) => {
@@ -36,4 +36,17 @@ test('a base that is no path or http(s) URL is a ValidationError naming the opti
   expect(() => parseApiBase('https://x/v1?q')).toThrow('no query or fragment')
   expect(() => checkBasePath('v1')).toThrow(expect.objectContaining({ field: 'basePath' }))
   expect(checkBasePath()).toBe('/v1')
+})
+
+test('a remembered route answers each URL as matchRoute does, whatever it matched before', () => {
+  const pinned = parseApiBase('https://api.petstore.example/v1')
+  const route = rememberedRoute(pinned)
+  const id = (url: string) => route(new URL(url))?.operation.id ?? null
+  expect(id('https://api.petstore.example/v1/store/orders')).toBe('listOrders')
+  expect(id('https://api.petstore.example/v1/store/orders')).toBe('listOrders')
+  expect(id('https://staging.petstore.example/v1/store/orders')).toBeNull()
+  expect(id('https://api.petstore.example/v1/store/orders/7')).toBe('cancelOrder')
+  expect(route(new URL('https://api.petstore.example/v1/store/orders/8'))?.param).toBe('8')
+  expect(id('https://api.petstore.example/v1/nope')).toBeNull()
+  expect(id('https://api.petstore.example/v1/store/orders')).toBe('listOrders')
 })

@@ -119,3 +119,21 @@ export function matchRoute(url: RouteUrl, base: ApiBase): RouteMatch | null {
   }
   return null
 }
+
+/**
+ * `matchRoute` for one base, remembering the last URL it matched by origin and
+ * path: a client repeats its paths, and a match is read-only. One entry: what
+ * it holds is one path, which the transports bound.
+ */
+export function rememberedRoute(base: ApiBase): (url: RouteUrl) => RouteMatch | null {
+  let lastOrigin: string | undefined
+  let lastPath: string | undefined
+  let lastMatch: RouteMatch | null = null
+  return (url) => {
+    if (url.pathname === lastPath && url.origin === lastOrigin) return lastMatch
+    lastMatch = matchRoute(url, base)
+    lastOrigin = url.origin
+    lastPath = url.pathname
+    return lastMatch
+  }
+}

@@ -4,7 +4,17 @@ import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
 import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { isHealthPath } from './health.js'
 import type { RouteUrl } from '../../core/operations/routing.js'
-import { firstRawHeader, isAdminPath, logWhenFinished, NodeRequest, routeUrl, sendError, targetError, writeReply } from './node-edge.js'
+import {
+  firstRawHeader,
+  headMemo,
+  isAdminPath,
+  logWhenFinished,
+  NodeRequest,
+  routeUrl,
+  sendError,
+  targetError,
+  writeReply,
+} from './node-edge.js'
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
 function forExpress(req: IncomingMessage, admin: boolean): boolean {
@@ -39,6 +49,7 @@ export interface FrontDoorOptions {
  * app, which answers the API too (through msw), identically.
  */
 export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck, health }: FrontDoorOptions): RequestListener {
+  const memo = headMemo()
   return (req, res) => {
     if (isHealthPath(req.url)) {
       if (log !== undefined) logWhenFinished(log, req, res)
@@ -69,11 +80,11 @@ export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck
     }
     if (log !== undefined) logWhenFinished(log, req, res)
     if (!(reply instanceof Promise)) {
-      writeReply(req, res, reply)
+      writeReply(req, res, reply, memo)
       return
     }
     reply.then(
-      (answer) => writeReply(req, res, answer),
+      (answer) => writeReply(req, res, answer, memo),
       (error: unknown) => {
         report(error, { method: req.method ?? '', target: req.url ?? '' })
         if (!res.headersSent) writeReply(req, res, errorReply(error))
