@@ -8,7 +8,7 @@ function listReply(state: OperationState): Reply {
   const version = state.store.version()
   let cached = state.listCache
   if (cached?.version !== version || cached.exposeStatus !== exposeStatus) {
-    cached = { version, exposeStatus, body: new TextEncoder().encode(serializeOrders(state.store.all(), exposeStatus)) }
+    cached = { version, exposeStatus, body: serializeOrders(state.store.all(), exposeStatus) }
     state.listCache = cached
   }
   return { status: 200, headers: JSON_HEADERS, body: cached.body }
