@@ -224,8 +224,7 @@ export function createOrderStore(): OrderStore {
     replaceAll(records) {
       nextPosition = records.length
       version++
-      // Held as given, not copied, not built into the model: the model takes copies with the next change (most tests
-      // only read after a reset), and 10,000 copies made at start grew V8's young generation for good (docs/performance.md).
+      // As given: the model copies them on the next change (docs/performance.md: copies at start cost memory for good).
       filling = [...records]
       return Promise.resolve()
     },

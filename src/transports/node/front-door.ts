@@ -4,17 +4,8 @@ import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
 import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
 import { isHealthPath } from './health.js'
 import type { RouteUrl } from '../../core/operations/routing.js'
-import {
-  firstRawHeader,
-  headMemo,
-  isAdminPath,
-  logWhenFinished,
-  NodeRequest,
-  routeUrl,
-  sendError,
-  targetError,
-  writeReply,
-} from './node-edge.js'
+import { firstRawHeader, isAdminPath, logWhenFinished, NodeRequest, routeUrl, sendError, targetError } from './node-edge.js'
+import { headMemo, writeReply } from './write-reply.js'
 
 /** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
 function forExpress(req: IncomingMessage, admin: boolean): boolean {
