@@ -1,8 +1,8 @@
-// An interleaved A/B of two builds of the CLI: the list at 100 orders under
+// An interleaved A/B of two builds of the CLI: the list (100 orders unless BENCH_ORDERS) under
 // load (req/s, p50, p99, peak RSS), then cold start, A and B taking turns so
 // that drift on the machine hits both alike.
 // Usage: BENCH_A=/path/to/before/dist/cli.mjs [BENCH_B=dist/cli.mjs] node test/bench/ab.mjs
-//   BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 5) change the length.
+//   BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 5) change the length; BENCH_ORDERS (default 100) the list's size.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { coldStart, cpuMs, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, WRK, writeScenario } from './harness.mjs'
@@ -15,7 +15,8 @@ for (const [name, cli] of Object.entries(builds)) {
   }
 }
 
-const scenario = writeScenario(100)
+const orders = Number(process.env.BENCH_ORDERS ?? 100)
+const scenario = writeScenario(orders)
 const runs = { A: [], B: [] }
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of round % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
@@ -37,7 +38,7 @@ for (let round = 0; round < 2; round++) {
 }
 console.log()
 console.log(
-  `${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at 100 orders; cold start: 10 runs each, spawn to first 200.`,
+  `${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at ${orders} orders; cold start: 10 runs each, spawn to first 200.`,
 )
 console.log(
   '| build | req/s (median; each round) | server CPU µs per request (median) | p50 ms | p99 ms | peak RSS MiB (max; each round) | cold start ms (median) |',
