@@ -23,29 +23,19 @@ function orderJson(record: OrderRecord, exposeStatus: boolean): string {
  */
 export function serializeOrders(records: readonly OrderRecord[], exposeStatus: boolean): Uint8Array {
   const encoder = new TextEncoder()
-  let bytes = new Uint8Array(2 + records.length * 100)
+  const chunks: Uint8Array[] = []
   let length = 0
-  const write = (text: string) => {
-    let rest = text
-    for (;;) {
-      const { read, written } = encoder.encodeInto(rest, bytes.subarray(length))
-      length += written
-      if (read === rest.length) return
-      rest = rest.slice(read)
-      const grown = new Uint8Array(bytes.length * 2 + rest.length * 3)
-      grown.set(bytes.subarray(0, length))
-      bytes = grown
-    }
+  for (let start = 0; start === 0 || start < records.length; start += BATCH) {
+    const batch = records.slice(start, start + BATCH).map((record) => orderJson(record, exposeStatus))
+    const chunk = encoder.encode(`${start === 0 ? '[' : ','}${batch.join(',')}${start + BATCH < records.length ? '' : ']'}`)
+    chunks.push(chunk)
+    length += chunk.byteLength
   }
-  const parts: string[] = []
-  for (let start = 0; start < records.length; start += BATCH) {
-    parts.length = 0
-    for (let index = start; index < Math.min(start + BATCH, records.length); index++) {
-      parts.push(orderJson(records[index] as OrderRecord, exposeStatus))
-    }
-    write(`${start === 0 ? '[' : ','}${parts.join(',')}`)
+  const bytes = new Uint8Array(length)
+  length = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, length)
+    length += chunk.byteLength
   }
-  write(records.length === 0 ? '[]' : ']')
-  // Exactly the body's length: what a list holds is its body, not the room it was written in.
-  return bytes.slice(0, length)
+  return bytes
 }
