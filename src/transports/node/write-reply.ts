@@ -9,26 +9,10 @@ export interface HeadMemo {
   headers: Reply['headers'] | null
   length: number
   head: string[]
-  /** The last body written, and the Buffer over its bytes that Node's streams would otherwise make per write. */
-  bytes: Uint8Array | null
-  buffer: Buffer | null
 }
 
 export function headMemo(): HeadMemo {
-  return { status: 0, headers: null, length: -1, head: [], bytes: null, buffer: null }
-}
-
-/** A reply's body as the Buffer Node writes: a string encoded, bytes wrapped (not copied), the last bytes' wrapper kept. */
-function bodyBuffer(body: Reply['body'], memo: HeadMemo | undefined): Buffer | null {
-  if (body === null) return null
-  if (typeof body === 'string') return Buffer.from(body)
-  if (body instanceof Buffer) return body
-  if (memo === undefined) return Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  if (memo.bytes !== body) {
-    memo.bytes = body
-    memo.buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  }
-  return memo.buffer
+  return { status: 0, headers: null, length: -1, head: [] }
 }
 
 /** The head of an answer: the CORS headers (the Origin reflected, or `*`), the reply's, and Content-Length when it has a body. */
@@ -66,7 +50,7 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Rep
     return
   }
   const origin = rawHeader(req.rawHeaders, 'origin')
-  const body = bodyBuffer(reply.body, memo)
+  const body = reply.body === null ? null : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
   const length = body === null ? -1 : body.byteLength
   let head: string[]
   if (origin !== null || memo === undefined) head = headOf(origin, reply, length)
