@@ -1,5 +1,6 @@
 // Builds the `petstore-sim` command: the CLI bundled into one CommonJS module,
-// written as its module wrapper (dist/cli.cjs), a small ESM launcher (dist/cli.mjs, the package's bin) and
+// written as its module wrapper (dist/cli.cjs), express and msw bundled beside it for the express app
+// (dist/cli-vendor.cjs), a small ESM launcher (dist/cli.mjs, the package's bin) and
 // the bundle's V8 code cache for this Node's V8 (dist/cli.cjs.v8-<version>.cache),
 // made by running the bundle once, in this process, through the paths every
 // start takes.
@@ -10,7 +11,38 @@ import { build } from 'esbuild'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const bundle = `${root}dist/cli.cjs`
+const vendor = 'cli-vendor.cjs'
 const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' }
+
+// express and msw, with their dependencies (two thirds of the code), in a bundle of their own: only the
+// express app (admin API, preflight, HEAD, requests with a body) uses them, and a start held the source of
+// every bundled module, run or not (docs/performance.md). The CLI's bundle requires this one when the app loads.
+await build({
+  ...common,
+  stdin: {
+    // Only what the app uses of msw (a namespace export would keep all of it, graphql too): a new use adds its name here.
+    contents: [
+      "export { default as express } from 'express'",
+      "import { getResponse, http } from 'msw'",
+      'export const msw = { getResponse, http }',
+    ].join('\n'),
+    resolveDir: root,
+    sourcefile: 'cli-vendor.js',
+  },
+  outfile: `${root}dist/${vendor}`,
+  format: 'cjs',
+  minify: true,
+})
+const fromVendor = {
+  name: 'from-vendor-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^(express|msw)$/ }, (args) => ({ path: args.path, namespace: 'vendor' }))
+    build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
+      contents: `module.exports = require('./${vendor}').${args.path}`,
+      loader: 'js',
+    }))
+  },
+}
 
 await build({
   ...common,
@@ -18,6 +50,8 @@ await build({
   outfile: bundle,
   format: 'cjs',
   minify: true,
+  plugins: [fromVendor],
+  external: [`./${vendor}`],
   // import.meta.url, as ESM code expects it (package-root.ts, admin.ts).
   define: { 'import.meta.url': '__import_meta_url' },
   // require-msw.ts reads import.meta.resolve and .require where they exist; in this CommonJS bundle they

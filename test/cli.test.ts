@@ -328,6 +328,27 @@ describe('the V8 code cache of the bundled CLI', () => {
     expect((await fetch(`${server.url}/store/orders`, { headers: auth })).status).toBe(200)
   })
 
+  test('express and msw come from the bundle beside it: the admin API and a preflight answer with no node_modules in reach', async () => {
+    // The built command alone, where no node_modules folder is above it (as in the container image).
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    mkdirSync(join(folder, 'dist'))
+    writeFileSync(join(folder, 'package.json'), readFileSync(join(ROOT, 'package.json')))
+    for (const file of ['cli.mjs', 'cli.cjs', 'cli-vendor.cjs']) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))
+
+    const server = await whenReady(run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0']))
+    const origin = new URL(server.url).origin
+    const state = await fetch(`${origin}/__sim/state`)
+    expect(state.status).toBe(200)
+    expect(await state.json()).toMatchObject({ scenario: 'default' })
+    const preflight = await fetch(`${server.url}/store/orders/1`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'DELETE' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:3000')
+    expect((await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(204)
+  })
+
   test.each([
     ['damaged', (file: string) => writeFileSync(file, 'not a code cache')],
     ['missing', () => undefined],
