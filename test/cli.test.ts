@@ -319,6 +319,15 @@ async function createListFromSimulator(): Promise<Response> {
   }
 }
 
+/** A package folder of its own in the system's temp folder, holding `files` of the built dist/ and the package.json. */
+function builtCommandCopy(files: string[]): string {
+  const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+  mkdirSync(join(folder, 'dist'))
+  writeFileSync(join(folder, 'package.json'), readFileSync(join(ROOT, 'package.json')))
+  for (const file of files) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))
+  return folder
+}
+
 describe('the V8 code cache of the bundled CLI', () => {
   test('is used when the build made one for this Node, and the CLI compiles from source when not', async () => {
     const server = await whenReady(cli(['--port', '0'], { NODE_DEBUG: 'petstore-sim' }))
@@ -330,10 +339,7 @@ describe('the V8 code cache of the bundled CLI', () => {
 
   test('express and msw come from the bundle beside it: the admin API and a preflight answer with no node_modules in reach', async () => {
     // The built command alone, where no node_modules folder is above it (as in the container image).
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
-    mkdirSync(join(folder, 'dist'))
-    writeFileSync(join(folder, 'package.json'), readFileSync(join(ROOT, 'package.json')))
-    for (const file of ['cli.mjs', 'cli.cjs', 'cli-vendor.cjs']) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))
+    const folder = builtCommandCopy(['cli.mjs', 'cli.cjs', 'cli-vendor.cjs'])
 
     const server = await whenReady(run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0']))
     const origin = new URL(server.url).origin
@@ -354,10 +360,7 @@ describe('the V8 code cache of the bundled CLI', () => {
     ['missing', () => undefined],
   ])('when %s, the CLI compiles from source and serves as usual', async (_name, spoil) => {
     // A copy of the built command in a package folder of its own.
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
-    mkdirSync(join(folder, 'dist'))
-    writeFileSync(join(folder, 'package.json'), readFileSync(join(ROOT, 'package.json')))
-    for (const file of ['cli.mjs', 'cli.cjs']) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))
+    const folder = builtCommandCopy(['cli.mjs', 'cli.cjs'])
     spoil(codeCacheFile(join(folder, 'dist/cli.cjs')))
 
     const server = await whenReady(
