@@ -1,8 +1,12 @@
 import { ValidationError } from '../validation-error.js'
 
-interface FileStats {
+export interface FileStats {
   isFile(): boolean
   isDirectory(): boolean
+  isFIFO(): boolean
+  isCharacterDevice(): boolean
+  isBlockDevice(): boolean
+  isSocket(): boolean
   size: number
   mtimeMs: number
   ino: number
@@ -14,13 +18,24 @@ interface Watcher {
   unref(): unknown
 }
 
-/** The part of `node:fs` and `node:path` the scenarios folder uses, so the core needs no Node types. */
+/**
+ * The part of `node:fs` and `node:path` the scenarios folder uses, so the core needs no Node types.
+ * A file's text is read only through a descriptor from `openNonBlocking` (read-folder-scenario.ts),
+ * so that nothing swapped in after a listing can hold the process.
+ */
 export interface FolderFileSystem {
   resolve(path: string): string
   join(folder: string, name: string): string
   readdirSync(path: string): string[]
   statSync(path: string): FileStats
-  readFileSync(path: string, encoding: 'utf8'): string
+  /** Stats a link itself, not what it points to. */
+  lstatSync(path: string): FileStats
+  /** Opens a file to read without waiting: a FIFO or a device opens at once rather than blocking until a writer comes. */
+  openNonBlocking(path: string): number
+  fstatSync(fd: number): FileStats
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null): number
+  closeSync(fd: number): void
+  unlinkSync(path: string): void
   watch(path: string, listener: () => void): Watcher
   writeFile(path: string, text: string, options: { flag: 'wx'; mode: number }): Promise<void>
   rename(from: string, to: string): Promise<void>
@@ -28,7 +43,13 @@ export interface FolderFileSystem {
   unlink(path: string): Promise<void>
 }
 
-type NodeFs = Omit<FolderFileSystem, 'resolve' | 'join' | 'writeFile' | 'rename' | 'link' | 'unlink'> & {
+type NodeFs = Pick<
+  FolderFileSystem,
+  'readdirSync' | 'statSync' | 'lstatSync' | 'fstatSync' | 'readSync' | 'closeSync' | 'unlinkSync' | 'watch'
+> & {
+  openSync(path: string, flags: number): number
+  // O_NONBLOCK is missing on Windows, which has no FIFOs to wait on.
+  constants: { O_RDONLY: number; O_NONBLOCK?: number }
   promises: Pick<FolderFileSystem, 'writeFile' | 'rename' | 'link' | 'unlink'>
 }
 
@@ -44,12 +65,18 @@ export function folderFileSystem(): FolderFileSystem {
   if (fs === undefined || path === undefined) {
     throw new ValidationError('scenariosDir', 'scenariosDir needs Node.js: a browser cannot read a folder. Pass scenario objects instead.')
   }
+  const readNonBlocking = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
   return {
     resolve: (folder) => path.resolve(folder),
     join: (folder, name) => path.join(folder, name),
     readdirSync: (folder) => fs.readdirSync(folder),
     statSync: (file) => fs.statSync(file),
-    readFileSync: (file, encoding) => fs.readFileSync(file, encoding),
+    lstatSync: (file) => fs.lstatSync(file),
+    openNonBlocking: (file) => fs.openSync(file, readNonBlocking),
+    fstatSync: (fd) => fs.fstatSync(fd),
+    readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
+    closeSync: (fd) => fs.closeSync(fd),
+    unlinkSync: (file) => fs.unlinkSync(file),
     watch: (folder, listener) => fs.watch(folder, listener),
     writeFile: (file, text, options) => fs.promises.writeFile(file, text, options),
     rename: (from, to) => fs.promises.rename(from, to),

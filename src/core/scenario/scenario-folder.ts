@@ -8,7 +8,7 @@ import { SCENARIO_NAME } from './parse-scenario.js'
 import { readFolderScenario } from './read-folder-scenario.js'
 import { isScenarioError, ScenarioError } from './scenario-error.js'
 import { watchFolder } from './folder-watch.js'
-import { createScenarioWriter } from './write-scenario-file.js'
+import { createScenarioWriter, removeStaleTemporaryFiles } from './write-scenario-file.js'
 
 /** How many `*.json` files of the folder are read, the first by name; the others are left out, said once. */
 const MAX_FOLDER_FILES = 1000
@@ -44,6 +44,13 @@ export interface ScenarioFolder {
   close(): void
 }
 
+/** What a test may put in place of Node's file system and clock. */
+export interface ScenarioFolderOptions {
+  fs?: FolderFileSystem
+  /** The time now in ms, for the age of temporary files left by saves. */
+  now?: () => number
+}
+
 /** The folder's inode, checking that it is one; a `ValidationError` otherwise. */
 function folderIdOf(fs: FolderFileSystem, folder: string): number {
   try {
@@ -75,12 +82,21 @@ function inspect(fs: FolderFileSystem, folder: string, file: string, signature: 
  * scenario is loaded from it (cheap: a listing and a stat per file; only a
  * changed file is read), and watched (polled where watching fails) so that a
  * file that stops loading is reported through `warn` when it changes.
- * Throws a `ValidationError` when `dir` is not a folder.
+ * Temporary files that saves left over an hour ago are removed (said through
+ * `warn`). Throws a `ValidationError` when `dir` is not a folder.
  */
-export function openScenarioFolder(dir: string, warn: (line: string) => void): ScenarioFolder {
-  const fs = folderFileSystem()
+export function openScenarioFolder(
+  dir: string,
+  warn: (line: string) => void,
+  { fs = folderFileSystem(), now = Date.now }: ScenarioFolderOptions = {},
+): ScenarioFolder {
   const folder = fs.resolve(dir)
   let folderId = folderIdOf(fs, folder)
+  const removed = removeStaleTemporaryFiles(fs, folder, now())
+  if (removed.length > 0)
+    warn(
+      `Removed ${removed.length} temporary file(s) of saves that did not finish over an hour ago from the scenarios folder ${folder} (${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', ...' : ''}).`,
+    )
   let entries = new Map<string, Entry>()
   let missing = false
   let saidTooMany = false

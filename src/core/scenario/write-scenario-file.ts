@@ -6,6 +6,43 @@ import { MAX_FOLDER_FILE_BYTES } from './read-folder-scenario.js'
 
 /** Where a filesystem has no hard links, a save without overwrite falls back to a check and a rename. */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'])
+/** A save's temporary file, `.<name>.json.<uuid>.tmp` (`temporaryName`): hidden, so the folder never lists it. */
+const TEMPORARY_FILE = /^\.[a-z0-9][a-z0-9-]{0,63}\.json\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/
+/** A temporary file this old is left by a save that never finished (a crash, a kill); a save takes well under a second. */
+const STALE_TEMPORARY_MS = 60 * 60 * 1000
+
+function temporaryName(name: string): string {
+  return `.${name}.json.${globalThis.crypto.randomUUID()}.tmp`
+}
+
+/**
+ * Removes the temporary files of saves that never finished (the process
+ * killed mid-write) once they are an hour old, so that they cannot fill the
+ * disk for good: only regular files of this writer's own naming, nothing else.
+ * Younger ones may be a save of another server sharing the folder. Gives the
+ * names removed; one that cannot be removed (a read-only folder) is left.
+ */
+export function removeStaleTemporaryFiles(fs: FolderFileSystem, dir: string, now: number): string[] {
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return [] // The folder's own checks say why it cannot be read.
+  }
+  const removed: string[] = []
+  for (const name of names.filter((file) => TEMPORARY_FILE.test(file))) {
+    const file = fs.join(dir, name)
+    try {
+      const stats = fs.lstatSync(file)
+      if (!stats.isFile() || now - stats.mtimeMs <= STALE_TEMPORARY_MS) continue
+      fs.unlinkSync(file)
+      removed.push(name)
+    } catch {
+      // Gone meanwhile, or not ours to remove: a later open tries again.
+    }
+  }
+  return removed
+}
 
 function unavailable(dir: string, error: unknown): ApiError {
   const code = systemErrorCode(error)
@@ -58,7 +95,7 @@ export function createScenarioWriter(
           'Remove orders first; nothing was saved.',
       )
     const path = fs.join(dir, `${name}.json`)
-    const temporary = fs.join(dir, `.${name}.json.${globalThis.crypto.randomUUID()}.tmp`)
+    const temporary = fs.join(dir, temporaryName(name))
     let existed = false
     try {
       fs.statSync(path)
@@ -67,18 +104,23 @@ export function createScenarioWriter(
       // Not there yet.
     }
     if (existed && !overwrite) throw scenarioExists(name, `${name}.json`)
+    // Set once the temporary file may exist: a failure at any step after it removes it (a partial file on a full disk too).
+    let created = false
     try {
-      await fs.writeFile(temporary, text, { flag: 'wx', mode: 0o664 })
-    } catch (error) {
-      throw unavailable(dir, error)
-    }
-    try {
+      try {
+        await fs.writeFile(temporary, text, { flag: 'wx', mode: 0o664 })
+      } catch (error) {
+        // With 'wx', EEXIST means the file is someone else's: never remove it.
+        created = systemErrorCode(error) !== 'EEXIST'
+        throw unavailable(dir, error)
+      }
+      created = true
       if (overwrite) await fs.rename(temporary, path)
       else await fs.link(temporary, path).catch(async (error: unknown) => linkFallback(error, temporary, path, name))
     } catch (error) {
       throw error instanceof ApiError ? error : unavailable(dir, error)
     } finally {
-      await fs.unlink(temporary).catch(() => undefined)
+      if (created) await fs.unlink(temporary).catch(() => undefined)
     }
     return { path, overwritten: existed }
   }
