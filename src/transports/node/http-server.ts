@@ -22,36 +22,66 @@ function writeRawError(socket: Duplex, error: ApiError): void {
   socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n${lines.join('')}\r\n${body}`)
 }
 
-/** What Node's parser refused, as the Error to answer. */
-function parserError(error: NodeJS.ErrnoException): ApiError {
+/**
+ * How long a request may take to arrive, bounds for a local test server (Node's own are 60 s for the
+ * headers and 300 s for the whole request, for which a few hundred trickling clients hold every descriptor).
+ */
+const REQUEST_TIMEOUTS = {
+  headersTimeout: 15_000,
+  requestTimeout: 45_000,
+  // How often Node looks for connections past those bounds: its own 30 s would let a bound of 15 s run to 45.
+  connectionsCheckingInterval: 1_000,
+} as const
+
+type RequestTimeouts = Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'>
+
+const seconds = (ms: number) => `${ms / 1000} s`
+
+/** What Node's parser refused, as the Error to answer; `headersIn` when the request's headers had arrived. */
+function parserError(error: NodeJS.ErrnoException, server: Server, headersIn: boolean): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return headersTooLarge()
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, ErrorCode.RequestTimeout, 'The request headers did not arrive in time.')
+    case 'ERR_HTTP_REQUEST_TIMEOUT': {
+      // Node reports both bounds alike: a request whose headers came had its body too slow.
+      const message = headersIn
+        ? `The request did not arrive in whole within ${seconds(server.requestTimeout)}.`
+        : `The request headers did not arrive within ${seconds(server.headersTimeout)}.`
+      return new ApiError(408, ErrorCode.RequestTimeout, message)
+    }
     default:
       return notValidHttp()
   }
 }
 
+/** The response a connection is writing: Node's own mark (unset until a request is read, null between requests). */
+const responseOf = (socket: Duplex) => (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null
+
 /**
  * The Node HTTP server for a listener (a `SimulatorApp`'s, or any express
  * app). What Node itself refuses (oversized or malformed headers, a header
  * timeout, an Expect it cannot meet) gets a JSON Error body too, instead of a
- * bare status line.
+ * bare status line. `timeouts` not given are REQUEST_TIMEOUTS.
  */
-export function createHttpServer(
-  listener: RequestListener,
-  timeouts: Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> = {},
-): Server {
+export function createHttpServer(listener: RequestListener, timeouts: RequestTimeouts = {}): Server {
+  const requestTimeout = timeouts.requestTimeout ?? REQUEST_TIMEOUTS.requestTimeout
+  const headersTimeout = timeouts.headersTimeout ?? REQUEST_TIMEOUTS.headersTimeout
+  const bounds = {
+    requestTimeout,
+    // Node refuses headers allowed longer than the whole request: a shorter request bound shortens both.
+    headersTimeout: requestTimeout > 0 ? Math.min(headersTimeout, requestTimeout) : headersTimeout,
+    connectionsCheckingInterval: timeouts.connectionsCheckingInterval ?? REQUEST_TIMEOUTS.connectionsCheckingInterval,
+  }
   // A missing Host is refused by the Host check, with an Error body, rather than by Node with an empty one.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...timeouts }, listener)
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...bounds }, listener)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    const response = responseOf(socket)
+    // An answer already begun cannot be followed by another: its client gets a cut answer instead.
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
       socket.destroy()
       return
     }
-    writeRawError(socket, parserError(error))
+    writeRawError(socket, parserError(error, server, response !== null))
   })
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     sendError(res, new ApiError(417, ErrorCode.ExpectationFailed, 'The server meets only "Expect: 100-continue".'))
@@ -73,9 +103,8 @@ export function trackConnections(server: Server): { closeWaiting(): void } {
   return {
     closeWaiting() {
       for (const socket of open) {
-        // Node's own mark of the response a connection is writing (unset until a request is read,
-        // null between requests), as http-terminator reads it: no per-request listener or reference.
-        if ((socket as { _httpMessage?: ServerResponse | null })._httpMessage == null) socket.destroy()
+        // Read as http-terminator reads it: no per-request listener or reference.
+        if (responseOf(socket) === null) socket.destroy()
       }
     },
   }
