@@ -34,7 +34,7 @@ export const cancelOrder = {
       if (order === undefined) throw orderNotFound(id)
       if (order.status === 'shipped') throw alreadyShipped(id)
       if (order.status !== 'pending') throw notPending(id, order.status)
-      if (state.settings().afterCancel === 'remove') orders.remove(id)
+      if (state.settings().afterCancel === 'remove') await orders.remove(id)
       else await orders.put([{ ...order, status: 'cancelled' }])
       return noContent()
     })

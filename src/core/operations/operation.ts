@@ -19,6 +19,11 @@ export interface OperationState {
   }
   /** The last list body listOrders made, and what it was made from. */
   listCache?: { version: number; exposeStatus: boolean; body: Uint8Array }
+  /**
+   * A session's: takes (above 0) or gives back (below 0) bytes of the bound
+   * all sessions share; taking throws past it. Absent for the simulator's own state.
+   */
+  charge?: (bytes: number) => void
 }
 
 /**

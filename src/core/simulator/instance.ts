@@ -16,6 +16,7 @@ import type { Scenario } from '../scenario/scenario.js'
 import { ScenarioError } from '../scenario/scenario-error.js'
 import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import { createJournal } from '../state/journal.js'
+import { type BaseOrders, createBaseOrders } from '../state/base-orders.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import type { CheckedOptions } from './options.js'
 import { scenarioCache } from './scenario-cache.js'
@@ -58,8 +59,12 @@ export interface InstanceFactory {
   ready(scenario: CheckedScenario, seed: number | undefined): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
-  /** A fresh, independent state at the initial state of `active`. */
-  create(active: ActiveScenario): SimulatorInstance
+  /**
+   * A fresh, independent state at the initial state of `active`, sharing its
+   * orders with every other state of it. A session's state passes `charge`,
+   * told of the bytes the state holds of its own (it throws past the sessions' bound).
+   */
+  create(active: ActiveScenario, charge?: (bytes: number) => void): SimulatorInstance
   /** Puts a state back to the initial state of `next`, its controls restored and its clock restarted. */
   reload(instance: SimulatorInstance, next: ActiveScenario): Promise<void>
   /** From now on, states made have no timers: the simulator was closed. */
@@ -87,6 +92,19 @@ function resolverWith(folder: ScenarioFolder | undefined): InstanceFactory['reso
       `neither a built-in scenario nor a file of the scenarios folder ${folder.dir} has this name ` +
         `(its scenarios: ${names.length === 0 ? 'none' : names.join(', ')})`,
     )
+  }
+}
+
+/** One shared, indexed copy of each scenario's initial orders, whatever the number of states reset to them. */
+function sharedBases(): (records: readonly OrderRecord[]) => BaseOrders<OrderRecord> {
+  const bases = new WeakMap<readonly OrderRecord[], BaseOrders<OrderRecord>>()
+  return (records) => {
+    let base = bases.get(records)
+    if (base === undefined) {
+      base = createBaseOrders(records)
+      bases.set(records, base)
+    }
+    return base
   }
 }
 
@@ -141,6 +159,7 @@ export function createInstanceFactory(
     controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
   }
 
+  const baseOf = sharedBases()
   const cache = scenarioCache(resolve, activate)
   return {
     folder,
@@ -151,10 +170,11 @@ export function createInstanceFactory(
       const { scenario, source } = cache.resolve(input)
       return cache.activate(scenario, source, seed)
     },
-    create(active) {
-      const store = createOrderStore()
+    create(active, charge) {
+      const store = createOrderStore({ base: baseOf, ...(charge === undefined ? {} : { charge }) })
       const instance: SimulatorInstance = {
         store,
+        ...(charge === undefined ? {} : { charge }),
         controls: createControls(),
         journal: createJournal(checked.journalSize),
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)')),

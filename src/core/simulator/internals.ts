@@ -24,6 +24,8 @@ export interface SimulatorInternals {
   }
   /** The scenarios folder (`scenariosDir`), or undefined without one. */
   folder: ScenarioFolder | undefined
+  /** What the sessions hold in all, in bytes, as counted against `sessions.maxBytes`. */
+  sessionBytes(): number
 }
 
 export interface Revision {

@@ -126,7 +126,7 @@ export function removeOrder(instance: SimulatorInstance, id: unknown): Promise<v
   const key = expectOrderId(id)
   return instance.store.change(async (orders) => {
     if (orders.find(key) === undefined) throw orderNotFound(key)
-    orders.remove(key)
+    await orders.remove(key)
     instance.lifecycle.unschedule(key)
   })
 }

@@ -1,7 +1,8 @@
-import { Collection, Query } from '@msw/data'
+import { Collection } from '@msw/data'
 import * as v from 'valibot'
 import type { Order, OrderStatus } from '../glossary.js'
 import { int64Value, parseInt64, type Int64Key } from '../int64.js'
+import { type BaseOrders, createBaseOrders, largestIdOf } from './base-orders.js'
 
 /**
  * The order model: the only place that knows its schema. Ids are canonical
@@ -35,10 +36,10 @@ export function parseOrderRecords(input: unknown): OrderRecord[] | undefined {
   return ids.size === records.length && records.every((record) => canonical(record.id) && canonical(record.petId)) ? records : undefined
 }
 
-/** The orders as a change sees them: the model's, with nothing else changing meanwhile. */
+/** The orders as a change sees them: the state's, with nothing else changing meanwhile. */
 interface OrderChange {
   find(id: Int64Key): OrderRecord | undefined
-  /** How many orders the model holds. */
+  /** How many orders the state holds. */
   count(): number
   /** The largest id held, or null when there is none. */
   largestId(): bigint | null
@@ -47,21 +48,23 @@ interface OrderChange {
   setStatus(id: Int64Key, status: OrderStatus): Promise<void>
   /** Adds an order at the end of the list; its id must be free. */
   add(record: OrderRecord): Promise<void>
-  remove(id: Int64Key): void
+  remove(id: Int64Key): Promise<void>
 }
 
 export interface OrderStore {
   /** Goes up by one with every change, so a reader can tell when what it built from the orders is stale. */
   version(): number
   /**
-   * Replaces every order with `records`, in this order. Readers see them at
-   * once, as given (records are never changed in place); the @msw/data model
-   * takes copies of them with the next change.
+   * Makes `records` the orders, in this order: readers see them at once.
+   * Nothing is copied per state: states reset to the same records share
+   * them (see `BaseOrders`), and each keeps only what it changes.
    */
   replaceAll(records: readonly OrderRecord[]): Promise<void>
   /** Every order, in list order. */
   all(): readonly OrderRecord[]
   find(id: Int64Key): OrderRecord | undefined
+  /** How many orders this state holds of its own: changed, added or removed since the last `replaceAll`. */
+  owned(): number
   /**
    * Runs `change` with no other change of this store in between, so that a
    * check and the change it decides on are one step: @msw/data 1.x updates
@@ -70,23 +73,27 @@ export interface OrderStore {
   change<T>(change: (orders: OrderChange) => Promise<T>): Promise<T>
 }
 
+/** What one order of a state's own (changed or added) costs, measured: about 1 KB with the model's keys and the index. */
+export const OWN_ORDER_BYTES = 1024
+
+export interface OrderStoreOptions {
+  /** The shared form of a reset's records (by default a copy per reset): a simulator shares one per scenario. */
+  base?: (records: readonly OrderRecord[]) => BaseOrders<OrderRecord>
+  /**
+   * Told of the bytes the orders this state holds of its own take (above 0,
+   * before they grow: throwing refuses the change, and nothing is shown) and give back (below 0).
+   */
+  charge?: (bytes: number) => void
+}
+
 /** A copy made here, whatever realm `record` comes from (a Jest sandbox, a vm context, an iframe). */
 function storedCopy(record: OrderRecord, position: number): StoredOrder {
   const { id, petId, quantity, shipDate, complete, status } = record
   return { id, petId, quantity, shipDate, complete, status, position }
 }
 
-/** Past this many record moves (changed × held), a change rebuilds the collection: each delete of @msw/data walks every record. */
+/** Past this many record moves (changed × held), a change rebuilds the model: each delete of @msw/data walks every record. */
 const REBUILD_ABOVE = 20_000_000
-
-function largestId(orders: readonly OrderRecord[]): bigint | null {
-  let largest: bigint | null = null
-  for (const order of orders) {
-    const id = BigInt(order.id)
-    if (largest === null || id > largest) largest = id
-  }
-  return largest
-}
 
 /** Runs changes one after another: `tail` settles when the last one has. */
 function serial(): <T>(change: () => Promise<T>) => Promise<T> {
@@ -98,143 +105,196 @@ function serial(): <T>(change: () => Promise<T>) => Promise<T> {
   }
 }
 
-/** Whether the model's record holds exactly `order`, at `position`. */
-function holds(record: StoredOrder, order: OrderRecord, position: number): boolean {
-  return (
-    record.position === position &&
-    record.status === order.status &&
-    record.petId === order.petId &&
-    record.quantity === order.quantity &&
-    record.shipDate === order.shipDate &&
-    record.complete === order.complete
-  )
+/** What a change makes of one order of its own: a new value, `null` (an order of the base removed) or `undefined` (back to none). */
+type Own = StoredOrder | null | undefined
+
+/** The orders of one state: the last reset's, shared, and its own by id over them. */
+interface Held {
+  base: BaseOrders<OrderRecord>
+  own: Map<Int64Key, StoredOrder | null>
+  count: number
+  nextPosition: number
+  version: number
+  listed: { version: number; orders: readonly OrderRecord[] }
+}
+
+function findIn(held: Held, id: Int64Key): OrderRecord | undefined {
+  const mine = held.own.get(id)
+  if (mine !== undefined) return mine ?? undefined
+  const position = held.base.positionOf(id)
+  return position === undefined ? undefined : held.base.records[position]
+}
+
+/** The base's orders with the state's own in their places, then the orders it added, in the order they were added. */
+function listOf(held: Held): readonly OrderRecord[] {
+  const { base, own } = held
+  if (own.size === 0) return base.records
+  if (held.listed.version === held.version) return held.listed.orders
+  const baseLength = base.records.length
+  const orders: OrderRecord[] = []
+  for (const record of base.records) {
+    const mine = own.get(record.id)
+    if (mine === undefined) orders.push(record)
+    else if (mine !== null && mine.position < baseLength) orders.push(mine)
+  }
+  const added: StoredOrder[] = []
+  for (const mine of own.values()) if (mine !== null && mine.position >= baseLength) added.push(mine)
+  added.sort((a, b) => a.position - b.position)
+  for (const mine of added) orders.push(mine)
+  held.listed = { version: held.version, orders }
+  return orders
+}
+
+/** Sets the entries as readers see them, keeping the count, at a new version; returns what they were. */
+function show(held: Held, entries: ReadonlyMap<Int64Key, Own>): Map<Int64Key, Own> {
+  const previous = new Map<Int64Key, Own>()
+  for (const [id, next] of entries) {
+    previous.set(id, held.own.get(id))
+    held.count += (next == null ? 0 : 1) - (findIn(held, id) === undefined ? 0 : 1)
+    if (next === undefined) held.own.delete(id)
+    else held.own.set(id, next)
+  }
+  held.version++
+  return previous
+}
+
+/** The @msw/data collection of a state's own orders, brought to what readers see one write at a time. */
+function createModel() {
+  // No sync() extension: each simulator (each browser tab) keeps its own orders.
+  const model = new Collection({ schema: orderSchema })
+  const records = new Map<Int64Key, NonNullable<ReturnType<typeof model.findFirst>>>()
+  return {
+    async store(entries: ReadonlyMap<Int64Key, Own>, own: ReadonlyMap<Int64Key, StoredOrder | null>): Promise<void> {
+      if (entries.size * model.count() > REBUILD_ABOVE) {
+        model.clear()
+        records.clear()
+        for (const [id, record] of own) if (record !== null) records.set(id, await model.create(record))
+        return
+      }
+      for (const [id, next] of entries) {
+        const old = records.get(id)
+        if (old !== undefined) {
+          model.delete(old)
+          records.delete(id)
+        }
+        if (next != null) records.set(id, await model.create(next))
+      }
+    },
+    clear(): void {
+      model.clear()
+      records.clear()
+    },
+  }
+}
+
+/** A change's view of the orders; `write` applies what it decides. */
+function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, Own>) => Promise<void>): OrderChange {
+  const one = (id: Int64Key, next: Own) => write(new Map([[id, next]]))
+  const orders: OrderChange = {
+    find: (id) => findIn(held, id),
+    count: () => held.count,
+    largestId() {
+      // An order of the base removed may have been the largest: then every order held is read.
+      let removed = false
+      let largest = held.base.largestId()
+      for (const mine of held.own.values()) {
+        if (mine === null) removed = true
+        else if (largest === null || BigInt(mine.id) > largest) largest = BigInt(mine.id)
+      }
+      return removed ? largestIdOf(listOf(held)) : largest
+    },
+    async put(records) {
+      const entries = new Map<Int64Key, Own>()
+      for (const record of records) {
+        const mine = held.own.get(record.id)
+        const position = mine == null ? held.base.positionOf(record.id) : mine.position
+        if (position !== undefined && findIn(held, record.id) !== undefined) entries.set(record.id, storedCopy(record, position))
+      }
+      await write(entries)
+    },
+    async setStatus(id, status) {
+      const order = findIn(held, id)
+      if (order !== undefined) await orders.put([{ ...order, status }])
+    },
+    add: (record) => one(record.id, storedCopy(record, held.nextPosition++)),
+    remove: (id) => one(id, held.base.positionOf(id) === undefined ? undefined : null),
+  }
+  return orders
 }
 
 /**
- * Makes `records` the model's only orders. After a reset, most orders are as
- * the model holds them (a test changed one or two): only the others are
- * written, since each create of @msw/data costs microseconds. Returns `records`.
+ * Creates an empty, independent order store. The orders of the last reset
+ * are shared (`BaseOrders`); the @msw/data collection, this store's model,
+ * holds the orders this state changed or added. Readers see a change at
+ * once, through `own`, while the model's asynchronous write completes.
  */
-async function refill(orders: Collection<typeof orderSchema>, records: readonly OrderRecord[]): Promise<readonly OrderRecord[]> {
-  const held = new Map(orders.all().map((record) => [record.id, record]))
-  const missing: StoredOrder[] = []
-  records.forEach((record, position) => {
-    const now = held.get(record.id)
-    if (now !== undefined && holds(now, record, position)) held.delete(record.id)
-    else missing.push(storedCopy(record, position))
-  })
-  // Each delete walks every record: past a few, one clear and a create of each is cheaper.
-  if (held.size > 8) {
-    orders.clear()
-    missing.splice(0, missing.length, ...records.map((record, position) => storedCopy(record, position)))
-  } else for (const record of held.values()) orders.delete(record)
-  // All at once: each create waits on its schema check, one after another they would wait in turn.
-  await Promise.all(missing.map((record) => orders.create(record)))
-  return records
-}
-
-/** Creates an empty, independent order store over its own @msw/data collection. */
-export function createOrderStore(): OrderStore {
-  // No sync() extension: each simulator (each browser tab) keeps its own orders.
-  const orders = new Collection({ schema: orderSchema })
-  const byId = (id: Int64Key) => new Query<StoredOrder>((order) => order.id === id)
-  type ModelRecord = NonNullable<ReturnType<typeof orders.findFirst>> // our fields, plus the collection's keys
-  let version = 0
-  const exclusive = serial()
-  // What readers see while the model is being written: a replaceAll's orders (as given), then a change's.
-  let filling: readonly OrderRecord[] | null = null
-  let changing: readonly StoredOrder[] | null = null
-  let listed: { version: number; orders: readonly StoredOrder[] } = { version, orders: [] }
-
-  /** The model's orders in list order; a replaced record sits at the end of the collection, so the sort is near-linear. */
-  function modelOrders(): readonly StoredOrder[] {
-    if (listed.version !== version) listed = { version, orders: [...orders.all()].sort((a, b) => a.position - b.position) }
-    return listed.orders
+export function createOrderStore(options: OrderStoreOptions = {}): OrderStore {
+  const baseOf = options.base ?? createBaseOrders
+  const charge = options.charge ?? (() => undefined)
+  const model = createModel()
+  let held: Held = {
+    base: createBaseOrders([]),
+    own: new Map(),
+    count: 0,
+    nextPosition: 0,
+    version: 0,
+    listed: { version: -1, orders: [] },
   }
-
-  const view = () => filling ?? changing ?? modelOrders()
+  const exclusive = serial()
 
   /**
-   * Replaces records by new ones made from plain values, not by
-   * `Collection.update`: that drafts a `structuredClone` with mutative, which
-   * refuses objects of another realm, and in a Jest sandbox `structuredClone`
-   * is the host's. Readers see the new records at once, in their places.
+   * Shows `entries` to readers at once, then writes them to the model. A
+   * value the model's schema refuses is never shown; a write that fails puts
+   * back what readers saw before, at a new version.
    */
-  async function replace(previous: readonly ModelRecord[], next: readonly StoredOrder[]): Promise<void> {
-    // Checked before anyone sees them: a record the model refuses is never shown, not even for a moment.
-    for (const record of next) v.parse(orderSchema, record)
-    const byNextId = new Map(next.map((record) => [record.id, record]))
-    const after = (changing ?? modelOrders()).map((order) => byNextId.get(order.id) ?? order)
-    await showing(after, async () => {
-      if (next.length * orders.count() > REBUILD_ABOVE) {
-        orders.clear()
-        for (const record of after) await orders.create(record)
-      } else {
-        for (const record of next) await orders.create(record)
-        for (const record of previous) orders.delete(record)
-      }
-    })
-  }
-
-  /** Readers see `after` while `write` brings the model there. */
-  async function showing(after: readonly StoredOrder[], write: () => Promise<void>): Promise<void> {
-    changing = after
-    version++
+  async function write(state: Held, entries: ReadonlyMap<Int64Key, Own>): Promise<void> {
+    // A reset came in between: this change's state is gone.
+    if (state !== held || entries.size === 0) return
+    for (const next of entries.values()) if (next != null) v.parse(orderSchema, next)
+    let grown = 0
+    for (const [id, next] of entries) grown += (next === undefined ? 0 : 1) - (state.own.has(id) ? 1 : 0)
+    const bytes = grown * OWN_ORDER_BYTES
+    if (bytes > 0) charge(bytes)
+    const previous = show(state, entries)
+    if (bytes < 0) charge(bytes)
     try {
-      await write()
+      await model.store(entries, state.own)
     } catch (error) {
-      // What was built from the overlay (a list body, a sorted copy) is stale again.
-      version++
+      if (state === held) {
+        show(state, previous)
+        charge(-bytes)
+        // The model may hold part of the change: make it match what readers see again.
+        await model.store(previous, state.own).catch(() => undefined)
+      }
       throw error
-    } finally {
-      if (changing === after) changing = null
     }
   }
 
-  let nextPosition = 0
-  const committed: OrderChange = {
-    find: (id) => orders.findFirst(byId(id)),
-    count: () => orders.count(),
-    largestId: () => largestId(orders.all()),
-    async put(records) {
-      const given = new Map(records.map((record) => [record.id, record]))
-      // One order (a cancel, an edit) is found without walking past it.
-      const only = records.length === 1 ? orders.findFirst(byId(records[0]?.id ?? '')) : undefined
-      const held = only === undefined ? orders.findMany(new Query<StoredOrder>((order) => given.has(order.id))) : [only]
-      const next = held.map((order) => storedCopy(given.get(order.id) as OrderRecord, order.position))
-      if (held.length > 0) await replace(held, next)
-    },
-    async setStatus(id, status) {
-      const order = orders.findFirst(byId(id))
-      if (order !== undefined) await committed.put([{ ...order, status }])
-    },
-    async add(record) {
-      const stored = storedCopy(record, nextPosition++)
-      v.parse(orderSchema, stored)
-      await showing([...(changing ?? modelOrders()), stored], () => orders.create(stored).then(() => undefined))
-    },
-    remove(id) {
-      orders.delete(byId(id))
-      version++
-    },
-  }
-
   return {
-    version: () => version,
+    version: () => held.version,
     replaceAll(records) {
-      nextPosition = records.length
-      version++
-      // As given: the model copies them on the next change (docs/performance.md: copies at start cost memory for good).
-      filling = [...records]
-      return Promise.resolve()
+      const released = held.own.size
+      const base = baseOf(records)
+      // A new state object: a change still running from before writes nothing more.
+      held = {
+        base,
+        own: new Map(),
+        count: base.records.length,
+        nextPosition: base.records.length,
+        version: held.version + 1,
+        listed: held.listed,
+      }
+      if (released > 0) charge(-released * OWN_ORDER_BYTES)
+      // After any write still running, whose records it clears too.
+      return exclusive(async () => model.clear())
     },
-    all: view,
-    find: (id) => (filling === null && changing === null ? committed.find(id) : view().find((order) => order.id === id)),
+    all: () => listOf(held),
+    find: (id) => findIn(held, id),
+    owned: () => held.own.size,
     change: (change) =>
-      exclusive(async () => {
-        // The model takes the last replaceAll's orders first (readers see them meanwhile; a failure is tried again next time).
-        while (filling !== null) if ((await refill(orders, filling)) === filling) filling = null
-        return change(committed)
+      exclusive(() => {
+        const state = held
+        return change(changeOf(state, (entries) => write(state, entries)))
       }),
   }
 }
