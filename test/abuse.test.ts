@@ -191,20 +191,30 @@ describe('other unbounded state', () => {
     expect(sim.sessions().find((session) => session.id === 'old')).toMatchObject({ scenario: 'pending', recreated: 'expired' })
   })
 
-  test('an evicted session used again is made afresh, and GET /__sim/sessions and the journal say it was recreated', async () => {
+  test('at --max-sessions a new session is refused with 503 and Retry-After; the sessions in use keep their state until ended', async () => {
     const { origin } = await serve({ scenario: 'pending', sessions: { max: 2 } })
+    const cancel = (session: string) =>
+      fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'X-Sim-Session': session } })
     const list = (session: string) => fetch(`${origin}/v1/store/orders`, { headers: { ...auth, 'X-Sim-Session': session } })
-    await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'X-Sim-Session': 'a' } })
-    await list('b')
-    await list('c')
-    expect((await list('a')).status).toBe(200)
+    expect((await cancel('a')).status).toBe(204)
+    expect((await list('b')).status).toBe(200)
+
+    const refused = await list('c')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('Retry-After')).toMatch(/^[1-9][0-9]*$/)
+    const body = (await refused.json()) as { code: string; message: string }
+    expect(body).toMatchObject({ code: ErrorCode.TooManySessions, status: 503 })
+    expect(body.message).toContain('DELETE /__sim/sessions/{id}')
+    // a's cancel still holds: the order is not pending any more.
+    expect((await cancel('a')).status).toBe(409)
+
+    expect((await fetch(`${origin}/__sim/sessions/b`, { method: 'DELETE' })).status).toBe(204)
+    expect((await list('c')).status).toBe(200)
     const sessions = (await (await fetch(`${origin}/__sim/sessions`)).json()) as { id: string; recreated: string | null }[]
-    expect(sessions.find((session) => session.id === 'a')?.recreated).toBe('evicted')
-    expect(sessions.find((session) => session.id === 'c')?.recreated).toBeNull()
-    const journal = (await (await fetch(`${origin}/__sim/requests`, { headers: { 'X-Sim-Session': 'a' } })).json()) as {
-      sessionRecreated?: boolean
-    }[]
-    expect(journal).toEqual([expect.objectContaining({ status: 200, sessionRecreated: true })])
+    expect(sessions.map((session) => [session.id, session.recreated])).toEqual([
+      ['a', null],
+      ['c', null],
+    ])
   })
 })
 

@@ -48,6 +48,7 @@ test('exports every error code as a stable snake_case constant', () => {
     'scenarios_dir_unavailable',
     'service_unavailable',
     'too_many_orders',
+    'too_many_sessions',
     'unauthorized',
     'unknown_scenario',
   ])
@@ -58,6 +59,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
   const store: OrderStore = {
     version: () => 0,
     replaceAll: () => Promise.resolve(),
+    owned: () => 0,
     all: () => {
       throw broken
     },

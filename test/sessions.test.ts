@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
-import { KEY, TRANSPORTS } from './support/harness.js'
+import { API, KEY, TRANSPORTS } from './support/harness.js'
+import { internalsOf } from '../src/core/simulator/internals.js'
+import { SESSION_BYTES } from '../src/core/simulator/options.js'
+import { OWN_ORDER_BYTES } from '../src/core/state/order-store.js'
 import { useAppServers } from './support/serve.js'
 
 const auth = { Authorization: `Bearer ${KEY}` }
@@ -41,17 +44,56 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
   })
 })
 
-test('sessions are bounded: the least recently used goes first, and idle ones expire', async () => {
-  const sim = createSimulator({ scenario: 'pending', sessions: { max: 2, idleSeconds: 0.05 } })
+test("sessions are bounded, and a session in use is never dropped for a new one: the newcomer is refused, the colleague's state kept", () => {
+  const sim = createSimulator({ scenario: 'pending', sessions: { max: 2 } })
   sim.session('a').reset('shipped')
   sim.session('b')
-  sim.session('a')
-  sim.session('c')
+  expect(() => sim.session('c')).toThrow(expect.objectContaining({ status: 503, code: 'too_many_sessions' }))
+  expect(sim.sessions().map((session) => session.id)).toEqual(['a', 'b'])
+  expect(sim.session('a').state().scenario).toBe('shipped')
+  expect(sim.endSession('b')).toBe(true)
+  expect(sim.session('c').state().scenario).toBe('pending')
   expect(sim.sessions().map((session) => session.id)).toEqual(['a', 'c'])
-  expect(sim.session('b').state().scenario).toBe('pending')
-  await new Promise((resolve) => setTimeout(resolve, 80))
-  sim.session('d')
-  expect(sim.sessions().map((session) => session.id)).toEqual(['d'])
+})
+
+test('a session costs what it changes, not what its scenario holds: forty sessions of 20,000 orders, one cancel each', async () => {
+  const orders = Array.from({ length: 20_000 }, (_, index) => ({ id: index + 1, petId: 7, quantity: 1, status: 'pending' as const }))
+  const sim = createSimulator({ scenario: { name: 'big-store', description: 'a big store', apiKeys: [KEY], orders } })
+  for (let index = 1; index <= 40; index++) {
+    const response = await sim.fetch(`${API}/store/orders/${index}`, {
+      method: 'DELETE',
+      headers: { ...auth, 'X-Sim-Session': `run-${index}` },
+    })
+    expect(response.status).toBe(204)
+  }
+  // Each session holds its journal's share and the one order it changed; the 20,000 are shared.
+  expect(internalsOf(sim).sessionBytes()).toBe(40 * (SESSION_BYTES + OWN_ORDER_BYTES))
+  const mine = sim.session('run-7').orders()
+  expect(mine).toHaveLength(20_000)
+  expect(mine.filter((order) => order.status === 'cancelled').map((order) => order.id)).toEqual([7])
+  expect(sim.orders().every((order) => order.status === 'pending')).toBe(true)
+  // A reset to the same scenario gives back what the session held.
+  await sim.session('run-7').reset()
+  expect(internalsOf(sim).sessionBytes()).toBe(40 * SESSION_BYTES + 39 * OWN_ORDER_BYTES)
+  expect(sim.endSession('run-7')).toBe(true)
+  expect(internalsOf(sim).sessionBytes()).toBe(39 * (SESSION_BYTES + OWN_ORDER_BYTES))
+})
+
+test('what sessions grow is bounded in bytes in all: past the bound a change is refused whole, and a new session gets 503', async () => {
+  const sim = createSimulator({ scenario: 'pending', sessions: { maxBytes: 2 * SESSION_BYTES + 3 * OWN_ORDER_BYTES } })
+  const mine = sim.session('mine')
+  await mine.addOrder({ id: 100 })
+  await mine.addOrder({ id: 101 })
+  await mine.addOrder({ id: 102 })
+  sim.session('other')
+  await expect(mine.addOrder({ id: 103 })).rejects.toMatchObject({ status: 503, code: 'too_many_sessions' })
+  expect(mine.orders().map((order) => order.id)).not.toContain(103)
+  const response = await sim.fetch(`${API}/store/orders`, { headers: { ...auth, 'X-Sim-Session': 'third' } })
+  expect(response.status).toBe(503)
+  expect(response.headers.get('Retry-After')).toMatch(/^[1-9][0-9]*$/)
+  expect(await response.json()).toMatchObject({ code: 'too_many_sessions', status: 503 })
+  sim.endSession('other')
+  expect((await sim.fetch(`${API}/store/orders`, { headers: { ...auth, 'X-Sim-Session': 'third' } })).status).toBe(200)
 })
 
 describe('over HTTP, ten test runs sharing one server', () => {

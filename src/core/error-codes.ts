@@ -52,10 +52,12 @@ export const ErrorCode = {
   ForbiddenHost: 'forbidden_host',
   /** 403: an admin call from a web page of another origin. */
   ForbiddenOrigin: 'forbidden_origin',
-  /** 408: the request's headers did not arrive in time. */
+  /** 408: the request's headers (15 s) or the whole request (45 s) did not arrive in time. */
   RequestTimeout: 'request_timeout',
   /** 417: an Expect header the server cannot meet. */
   ExpectationFailed: 'expectation_failed',
+  /** 503: a new session (X-Sim-Session) would pass the sessions' bound in number or in bytes; carries Retry-After. */
+  TooManySessions: 'too_many_sessions',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const

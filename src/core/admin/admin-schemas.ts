@@ -115,10 +115,7 @@ export const JournalEntry = v.strictObject({
   duration: described(v.pipe(v.number(), v.minValue(0)), 'How long the simulator took to answer, in ms.'),
   operation: v.nullable(OperationId),
   orderId: nullable(Int64, 'The order a cancel acted on (a valid int64 path id), else null.'),
-  sessionRecreated: optional(
-    v.literal(true),
-    'Present on the request that found its session dropped (evicted or idle) and got a fresh one.',
-  ),
+  sessionRecreated: optional(v.literal(true), 'Present on the request that found its session dropped when idle and got a fresh one.'),
 })
 
 export const FaultKind = v.picklist(['status', 'network', 'hang', 'slow-body', 'malformed-json'])
@@ -193,8 +190,8 @@ export const Session = v.strictObject({
   created: DateTime,
   lastUsed: DateTime,
   requests: int(0, undefined, 'How many requests its journal holds.'),
-  recreated: exactly(v.nullable(v.picklist(['evicted', 'expired'])), {
+  recreated: exactly(v.nullable(v.picklist(['expired'])), {
     description: 'Why a session with this id had been dropped before this one was made afresh, or null.',
-    enum: ['evicted', 'expired', null],
+    enum: ['expired', null],
   }),
 })

@@ -8,7 +8,8 @@ export const SESSION_OPERATIONS = {
     path: '/sessions',
     tag: 'sessions',
     summary: 'The live sessions',
-    description: 'Least recently used first. Sessions are bounded in number (the least recently used go first) and dropped when idle.',
+    description:
+      'Least recently used first. Sessions are bounded in number and in bytes; one is dropped only when idle or ended, never to make room (a new one gets 503 too_many_sessions instead).',
     status: 200,
     answer: { description: 'The sessions.', schema: 'Session[]' },
     run: ({ sim }) => sim.sessions(),

@@ -6,9 +6,18 @@ function daysInMonth(year: number, month: number): number {
   return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)
 }
 
+/** The first and last instants a date-time names in UTC: four-digit years, as `toISOString()` and an HTTP-date write them. */
+const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z')
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+
 /**
  * True for an RFC 3339 date-time (the profile of ISO 8601 that OpenAPI's
- * `date-time` format means), with a real calendar date and a time zone.
+ * `date-time` format means), with a real calendar date and a time zone, that
+ * names an instant JavaScript holds within the years 0000 to 9999 in UTC: a
+ * leap second (`23:59:60`), which a `Date` cannot hold, or an offset that
+ * carries the date past 9999 (`9999-12-31T23:00:00-05:00`) is none, since
+ * what the simulator writes of it (`toISOString()`, an HTTP-date) would not
+ * read back.
  */
 export function isDateTime(text: string): boolean {
   const match = DATE_TIME.exec(text)
@@ -16,7 +25,7 @@ export function isDateTime(text: string): boolean {
     return false
   }
   const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.slice(1).map((part) => Number(part ?? 0))
-  return (
+  const calendar =
     month !== undefined &&
     month >= 1 &&
     month <= 12 &&
@@ -29,8 +38,14 @@ export function isDateTime(text: string): boolean {
     minute !== undefined &&
     minute <= 59 &&
     second !== undefined &&
-    second <= 60 &&
+    second <= 59 &&
     (offsetHour ?? 0) <= 23 &&
     (offsetMinute ?? 0) <= 59
-  )
+  return calendar && isWithinRange(new Date(text))
+}
+
+/** Whether a `Date` is valid and within the years 0000 to 9999 in UTC, so that `toISOString()` gives an RFC 3339 date-time. */
+export function isWithinRange(date: Date): boolean {
+  const time = date.getTime()
+  return time >= EARLIEST && time <= LATEST
 }

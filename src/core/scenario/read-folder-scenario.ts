@@ -26,7 +26,7 @@ function kindOf(stats: FileStats): string {
  * most a byte past the bound (it may grow meanwhile). Every read of a folder
  * file goes through here; a `ScenarioError` naming the file says what is wrong.
  */
-export function readFolderFile(fs: FolderFileSystem, path: string): string {
+function readFolderFile(fs: FolderFileSystem, path: string): string {
   let fd: number
   try {
     fd = fs.openNonBlocking(path)

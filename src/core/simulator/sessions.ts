@@ -1,7 +1,10 @@
+import { ApiError } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { quote } from '../quote-value.js'
 import { ValidationError } from '../validation-error.js'
 import type { ActiveScenario, SimulatorInstance } from './instance.js'
+import { SESSION_BYTES } from './options.js'
 import type { SessionInfo } from './types.js'
-import { quote } from '../quote-value.js'
 
 /** The header that gives a caller its own copy of the state. */
 export const SESSION_HEADER = 'X-Sim-Session'
@@ -9,56 +12,141 @@ const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** How many dropped session ids are remembered, to tell a recreated session from a new one. */
 const MAX_DROPPED_SESSIONS = 1000
 
-type DropReason = 'evicted' | 'expired'
+/** A session's share of the bytes, kept so that ending it gives back what it took. */
+interface Account {
+  bytes: number
+  /** Ended or expired: what a request still running makes of it is no longer counted. */
+  closed: boolean
+}
 
 interface SessionEntry {
   instance: SimulatorInstance
+  account: Account
   created: number
   lastUsed: number
-  recreated: DropReason | null
+  recreated: 'expired' | null
 }
 
 export interface Sessions {
   /**
    * The session `id`, made from `current()` when it does not exist, unless
-   * `beforeCreate` throws. Throws a `ValidationError` for a bad id.
+   * `beforeCreate` throws. Throws a `ValidationError` for a bad id, and an
+   * `ApiError` 503 `too_many_sessions` when a new one would pass a bound.
    */
   get(id: string, beforeCreate?: (active: ActiveScenario) => void): SimulatorInstance
   list(): SessionInfo[]
   end(id: string): boolean
+  /** What the sessions hold in all, in bytes, as counted against the bound. */
+  bytes(): number
   /** Stops the timers of every session. */
   close(): void
 }
 
-/** Sessions by id, bounded in number (least recently used go first) and dropped when idle. */
+export interface SessionLimits {
+  maxSessions: number
+  idleMs: number
+  /** What the sessions may hold in all, in bytes. */
+  maxSessionBytes: number
+}
+
+/** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
+export type SessionCharge = (bytes: number) => void
+
+/** The 503 of a bound the sessions reached, with when to try again. */
+function tooManySessions(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(503, ErrorCode.TooManySessions, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+}
+
+const HOW_TO_END = 'End sessions you no longer need (DELETE /__sim/sessions/{id}, or sim.endSession(id) in process)'
+
+/** A session's charge against the bytes all sessions share: refused past `limit`, nothing counted once the session is gone. */
+function boundedCharge(
+  account: Account,
+  pool: { used(): number; add(bytes: number): void; refuse(): ApiError; limit: number },
+): SessionCharge {
+  return (bytes) => {
+    if (account.closed) return
+    if (bytes > 0 && pool.used() + bytes > pool.limit) throw pool.refuse()
+    const change = Math.max(bytes, -account.bytes)
+    pool.add(change)
+    account.bytes += change
+  }
+}
+
+/**
+ * Sessions by id, bounded in number and in bytes, dropped only when idle or
+ * ended: a session in use is never dropped to make room (a colleague's state
+ * would silently reset); a new one is refused with 503 instead. `now` is the
+ * time source of idle times (tests pass their own).
+ */
 export function createSessions(
-  limits: { maxSessions: number; idleMs: number },
+  limits: SessionLimits,
   current: () => ActiveScenario,
-  create: (active: ActiveScenario) => SimulatorInstance,
+  create: (active: ActiveScenario, charge: SessionCharge) => SimulatorInstance,
+  now: () => number = Date.now,
 ): Sessions {
   // Least recently used first, so the idle ones are at the front: no walk of them all.
   const sessions = new Map<string, SessionEntry>()
-  // Ids of sessions dropped lately (oldest first), and why.
-  const dropped = new Map<string, DropReason>()
+  // Ids of sessions dropped when idle lately (oldest first).
+  const dropped = new Set<string>()
+  let used = 0
 
-  function drop(id: string, why: DropReason): void {
-    sessions.get(id)?.instance.lifecycle.stop()
-    sessions.delete(id)
-    dropped.delete(id)
-    dropped.set(id, why)
-    if (dropped.size > MAX_DROPPED_SESSIONS) dropped.delete(dropped.keys().next().value as string)
+  function release(entry: SessionEntry): void {
+    entry.instance.lifecycle.stop()
+    used -= entry.account.bytes
+    entry.account.bytes = 0
+    entry.account.closed = true
   }
 
-  function open(id: string, now: number, beforeCreate: ((active: ActiveScenario) => void) | undefined): SessionEntry {
+  function expire(id: string, entry: SessionEntry): void {
+    release(entry)
+    sessions.delete(id)
+    dropped.delete(id)
+    dropped.add(id)
+    if (dropped.size > MAX_DROPPED_SESSIONS) dropped.delete(dropped.values().next().value as string)
+  }
+
+  /** Seconds until the least recently used session goes idle, and so makes room. */
+  function untilRoom(time: number): number {
+    const oldest = sessions.values().next().value
+    return oldest === undefined ? 1 : (oldest.lastUsed + limits.idleMs - time) / 1000
+  }
+
+  const chargeOf = (account: Account): SessionCharge =>
+    boundedCharge(account, {
+      used: () => used,
+      add: (bytes) => (used += bytes),
+      refuse: () =>
+        tooManySessions(
+          `The sessions hold ${mebibytes(used)} of the ${mebibytes(limits.maxSessionBytes)} they may in all (sessions.maxBytes, --max-session-memory). ${HOW_TO_END}, or reset this one.`,
+          untilRoom(now()),
+        ),
+      limit: limits.maxSessionBytes,
+    })
+
+  function open(id: string, time: number, beforeCreate: ((active: ActiveScenario) => void) | undefined): SessionEntry {
     if (limits.maxSessions === 0) throw new ValidationError(SESSION_HEADER, 'Sessions are turned off (sessions.max is 0).')
     beforeCreate?.(current())
-    const recreated = dropped.get(id) ?? null
-    dropped.delete(id)
-    // From the simulator's current scenario, at its initial state.
-    const entry: SessionEntry = { instance: create(current()), created: now, lastUsed: now, recreated }
-    entry.instance.recreatedUnannounced = recreated !== null
-    while (sessions.size >= limits.maxSessions) drop(sessions.keys().next().value as string, 'evicted')
-    return entry
+    if (sessions.size >= limits.maxSessions) {
+      throw tooManySessions(
+        `All ${limits.maxSessions} sessions are in use (sessions.max, --max-sessions), so session ${quote(id)} cannot start. ${HOW_TO_END}, or retry once one has been idle for the idle time.`,
+        untilRoom(time),
+      )
+    }
+    const account: Account = { bytes: 0, closed: false }
+    const charge = chargeOf(account)
+    charge(SESSION_BYTES)
+    const recreated = dropped.delete(id) ? 'expired' : null
+    let instance: SimulatorInstance
+    try {
+      // From the simulator's current scenario, at its initial state: it shares the scenario's orders.
+      instance = create(current(), charge)
+    } catch (error) {
+      charge(-account.bytes)
+      throw error
+    }
+    instance.recreatedUnannounced = recreated !== null
+    return { instance, account, created: time, lastUsed: time, recreated }
   }
 
   return {
@@ -66,36 +154,46 @@ export function createSessions(
       if (!SESSION_ID.test(id)) {
         throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
       }
-      const now = Date.now()
+      const time = now()
       for (const [key, entry] of sessions) {
-        if (now - entry.lastUsed <= limits.idleMs) break
-        drop(key, 'expired')
+        if (time - entry.lastUsed <= limits.idleMs) break
+        expire(key, entry)
       }
       let entry = sessions.get(id)
       if (entry === undefined) {
-        entry = open(id, now, beforeCreate)
+        entry = open(id, time, beforeCreate)
       } else {
         sessions.delete(id)
-        entry.lastUsed = now
+        entry.lastUsed = time
       }
       sessions.set(id, entry)
       return entry.instance
     },
-    list: () =>
-      [...sessions].map(([id, entry]) => ({
-        id,
-        scenario: entry.instance.active.scenario.name,
-        created: new Date(entry.created).toISOString(),
-        lastUsed: new Date(entry.lastUsed).toISOString(),
-        requests: entry.instance.journal.entries().length,
-        recreated: entry.recreated,
-      })),
+    list: () => [...sessions].map(([id, entry]) => infoOf(id, entry)),
     end(id) {
-      sessions.get(id)?.instance.lifecycle.stop()
+      const entry = sessions.get(id)
+      if (entry === undefined) return false
+      release(entry)
       return sessions.delete(id)
     },
+    bytes: () => used,
     close() {
       for (const { instance } of sessions.values()) instance.lifecycle.stop()
     },
   }
+}
+
+function infoOf(id: string, entry: SessionEntry): SessionInfo {
+  return {
+    id,
+    scenario: entry.instance.active.scenario.name,
+    created: new Date(entry.created).toISOString(),
+    lastUsed: new Date(entry.lastUsed).toISOString(),
+    requests: entry.instance.journal.entries().length,
+    recreated: entry.recreated,
+  }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }

@@ -123,5 +123,6 @@ export function createSimulatorCore(
     revision,
     records,
     folder,
+    sessionBytes: () => sessions.bytes(),
   })
 }

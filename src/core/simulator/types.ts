@@ -63,8 +63,14 @@ export interface SimulatorOptions {
    * clock: `advanceClock('30s')` moves it on at once.
    */
   lifecycle?: LifecycleInput | null
-  /** Bounds of the sessions that X-Sim-Session opens: at most `max` (default 100), dropped after `idleSeconds` unused (default 1800). */
-  sessions?: { max?: number; idleSeconds?: number }
+  /**
+   * Bounds of the sessions that X-Sim-Session opens: at most `max` (default
+   * 100), holding at most `maxBytes` in all (default 256 MiB: orders they
+   * changed or added, list bodies, journals), dropped after `idleSeconds`
+   * unused (default 1800) or when ended. Past a bound, a new session is
+   * refused (503 `too_many_sessions`); a session in use is never dropped.
+   */
+  sessions?: { max?: number; idleSeconds?: number; maxBytes?: number }
   /**
    * A folder of scenario files (Node.js only): each `<name>.json` in it is a
    * scenario `reset('<name>')` loads, read again whenever it changes, and
@@ -225,8 +231,8 @@ export interface SessionInfo {
   lastUsed: string
   /** How many requests its journal holds. */
   requests: number
-  /** Why a session with this id had been dropped before this one was made afresh (`evicted`, `expired`), or null. */
-  recreated: 'evicted' | 'expired' | null
+  /** `expired` when a session with this id had been dropped when idle before this one was made afresh, else null. */
+  recreated: 'expired' | null
 }
 
 /** A simulator without a transport: its state and the sessions beside it. */
@@ -245,8 +251,9 @@ export interface SimulatorCore extends SimulatorView {
   /**
    * The state of one session: requests carrying `X-Sim-Session: <id>` act on
    * it. Created on first use from the simulator's current scenario, at its
-   * initial state. Sessions are bounded (least recently used go first) and
-   * expire when idle.
+   * initial state. Sessions are bounded in number and bytes (`sessions`):
+   * past a bound a new one throws (503 `too_many_sessions`); one in use is
+   * never dropped to make room. They end when idle or on `endSession(id)`.
    * @example
    * const mine = sim.session('test-run-7')
    * mine.reset('shipped')

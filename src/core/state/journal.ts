@@ -21,7 +21,7 @@ export interface JournalEntry {
   operation: OperationId | null
   /** The order a cancel acted on (a valid int64 path id), else `null`. */
   orderId: Int64 | null
-  /** Present (true) on the request that found its session dropped (evicted or idle) and got a fresh one. */
+  /** Present (true) on the request that found its session dropped when idle and got a fresh one. */
   sessionRecreated?: true
 }
 
@@ -35,7 +35,7 @@ export interface JournalRecord {
   duration: number
   operation: OperationId | null
   orderId: Int64Key | null
-  /** The request's session had been dropped (evicted or idle) and was made afresh for it. */
+  /** The request's session had been dropped when idle and was made afresh for it. */
   sessionRecreated?: boolean
   /** The service's rules answered it (no fault, no `Prefer`, no rate limit): it belongs in a pact. The fields below are for that pact. */
   contract?: boolean
