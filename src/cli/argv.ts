@@ -15,13 +15,22 @@ function distance(a: string, b: string): number {
   return at(a.length, b.length)
 }
 
+/** The known name a typo most likely meant: the closest, when a third of its letters or fewer differ; else undefined. */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  const closest = known.map((each) => ({ each, edits: distance(name, each) })).sort((a, b) => a.edits - b.edits)[0]
+  return closest !== undefined && closest.edits <= Math.max(1, Math.floor(name.length / 3)) ? closest.each : undefined
+}
+
 /** " Did you mean --port?" for the first unknown flag close to a known one, else ''. */
 export function unknownFlagHint(argv: readonly string[], flags: readonly Flag[] = FLAGS): string {
   for (const arg of argv) {
     const name = /^--([^=]+)/.exec(arg)?.[1]
     if (name === undefined || flags.some((flag) => flag.name === name)) continue
-    const closest = flags.map((flag) => ({ flag, edits: distance(name, flag.name) })).sort((a, b) => a.edits - b.edits)[0]
-    if (closest !== undefined && closest.edits <= Math.max(1, Math.floor(name.length / 3))) return ` Did you mean --${closest.flag.name}?`
+    const closest = closestName(
+      name,
+      flags.map((flag) => flag.name),
+    )
+    if (closest !== undefined) return ` Did you mean --${closest}?`
   }
   return ''
 }

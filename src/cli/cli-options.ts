@@ -7,17 +7,18 @@ import { mapValidation } from '../core/validation-error.js'
 import { systemErrorCode } from '../core/system-error-code.js'
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../core/scenario/load-scenario.js'
 import type { AfterCancel } from '../core/glossary.js'
+import { checkReachablePath } from '../core/simulator/options.js'
 import { hostOf } from '../transports/node/host-check.js'
 import type { SimulatorServerOptions } from '../transports/standalone/start-server.js'
 import { joinDashedValues, unknownFlagHint } from './argv.js'
+import { readDeprecation } from './deprecation-flags.js'
+import { unknownVariableWarnings } from './env-warnings.js'
 import { FLAGS, type Flag } from './flags.js'
+import { CliUsageError, type FlagReader, usageError } from './usage-error.js'
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; options: SimulatorServerOptions; quiet: boolean }
 
-/** A command line that cannot be run; its message is one line for stderr. */
-export class CliUsageError extends Error {
-  override name = 'CliUsageError'
-}
+export { CliUsageError }
 
 function list(text: string): string[] {
   return text
@@ -31,6 +32,13 @@ function parseWholeNumber(text: string, label: string, max = Number.MAX_SAFE_INT
     throw new CliUsageError(`${label} must be a whole number from 0 to ${max}, got "${text}".`)
   }
   return Number(text)
+}
+
+/** A size in MiB, from 1 (a session's own bound is about 0.6 MiB) to 64 GiB, in bytes. */
+function mebibytes(text: string, label: string): number {
+  const value = parseWholeNumber(text, label, 65_536)
+  if (value === 0) throw new CliUsageError(`${label} must be at least 1 (MiB), got "${text}".`)
+  return value * 1024 * 1024
 }
 
 /** A folder that exists, as the scenarios folder must when the server starts. */
@@ -55,9 +63,15 @@ function parseBoolean(text: string, variable: string): boolean {
 
 /**
  * Reads the command line and environment into what to do. Throws a
- * `CliUsageError` with a one-line message for anything it cannot use.
+ * `CliUsageError` with a one-line message for anything it cannot use. A
+ * start whose options are all usable hands `warn` one line for each
+ * PETSTORE_SIM_* variable nothing reads (stderr by default).
  */
-export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliCommand {
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): CliCommand {
   let parsed: { values: Record<string, string | boolean | undefined> }
   try {
     parsed = parseArgs({
@@ -78,16 +92,12 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
   const options: SimulatorServerOptions = {}
   readSimulatorFlags(reader, options)
   readServerFlags(reader, options)
-  return { kind: 'start', options, quiet: reader.readBoolean('quiet') ?? false }
+  const quiet = reader.readBoolean('quiet') ?? false
+  for (const line of unknownVariableWarnings(env)) warn(line)
+  return { kind: 'start', options, quiet }
 }
 
 /** A flag's value, from the command line or else its environment variable. */
-export interface FlagReader {
-  read(name: string): string | undefined
-  readBoolean(name: string): boolean | undefined
-  /** Where the value came from, for messages: `--port`, or `PETSTORE_SIM_PORT` when the variable set it. */
-  label(name: string): string
-}
 
 /**
  * Reads parsed flag values, falling back to each flag's environment variable.
@@ -116,7 +126,8 @@ export function createFlagReader(
 }
 
 /** The flags that shape the simulator: scenario, options, misbehaviour, sessions, journal. */
-export function readSimulatorFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
+export function readSimulatorFlags(reader: FlagReader, options: SimulatorServerOptions): void {
+  const { read, readBoolean, label } = reader
   const scenario = read('scenario')
   if (scenario !== undefined) options.scenario = scenario
   const scenariosDir = read('scenarios-dir')
@@ -136,11 +147,7 @@ export function readSimulatorFlags({ read, readBoolean, label }: FlagReader, opt
       )
   }
   const basePath = read('base-path')
-  if (basePath !== undefined) {
-    if (!basePath.startsWith('/') || /[?#\s]/.test(basePath))
-      throw new CliUsageError(`${label('base-path')} must be a path starting with "/", such as /v1, got "${basePath}".`)
-    options.basePath = basePath
-  }
+  if (basePath !== undefined) options.basePath = mapValidation(() => checkReachablePath(basePath, label('base-path')), usageError)
   const exposeStatus = readBoolean('expose-status')
   if (exposeStatus !== undefined) options.exposeStatus = exposeStatus
   const afterCancel = read('after-cancel')
@@ -149,18 +156,8 @@ export function readSimulatorFlags({ read, readBoolean, label }: FlagReader, opt
       throw new CliUsageError(`${label('after-cancel')} must be keep or remove, got "${afterCancel}".`)
     options.afterCancel = afterCancel satisfies AfterCancel
   }
-  const deprecatedAt = read('deprecated-at')
-  const sunsetAt = read('sunset-at')
-  for (const [name, value] of [
-    ['deprecated-at', deprecatedAt],
-    ['sunset-at', sunsetAt],
-  ] as const) {
-    if (value !== undefined && Number.isNaN(new Date(value).getTime()))
-      throw new CliUsageError(`${label(name)} must be a date such as 2027-01-01T00:00:00Z, got "${value}".`)
-  }
-  if (deprecatedAt !== undefined || sunsetAt !== undefined) {
-    options.deprecation = { ...(deprecatedAt === undefined ? {} : { deprecatedAt }), ...(sunsetAt === undefined ? {} : { sunsetAt }) }
-  }
+  const deprecation = readDeprecation(reader, scenario, inFolder)
+  if (deprecation !== undefined) options.deprecation = deprecation
   const latency = read('latency')
   if (latency !== undefined) {
     const [low, high = low] = /^\d+(-\d+)?$/.test(latency) ? latency.split('-').map(Number) : []
@@ -195,10 +192,12 @@ export function readSimulatorFlags({ read, readBoolean, label }: FlagReader, opt
   }
   const maxSessions = read('max-sessions')
   const sessionIdle = read('session-idle')
-  if (maxSessions !== undefined || sessionIdle !== undefined) {
+  const sessionMemory = read('max-session-memory')
+  if (maxSessions !== undefined || sessionIdle !== undefined || sessionMemory !== undefined) {
     options.sessions = {
       ...(maxSessions === undefined ? {} : { max: parseWholeNumber(maxSessions, label('max-sessions'), 100_000) }),
       ...(sessionIdle === undefined ? {} : { idleSeconds: Math.max(1, parseWholeNumber(sessionIdle, label('session-idle'))) }),
+      ...(sessionMemory === undefined ? {} : { maxBytes: mebibytes(sessionMemory, label('max-session-memory')) }),
     }
   }
   const journalSize = read('journal-size')

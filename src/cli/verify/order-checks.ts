@@ -1,17 +1,21 @@
 import { stringifyExactJson } from '../../core/exact-json.js'
 import type { JsonValue } from '../../core/glossary.js'
+import { isWithinRange } from '../../core/scenario/date-time.js'
 import { bearer, type Check, type Side } from './check.js'
 import { answerFacts, type Facts, factOf, jsonOf } from './facts.js'
 import { idsOf, listOf } from './list-checks.js'
 
 const LIST = '/store/orders'
 
-/** An RFC 9745 `Deprecation` (`@<seconds>`) or an HTTP-date as an ISO date, or undefined. */
+/**
+ * An RFC 9745 `Deprecation` (`@<seconds>`) or an HTTP-date as an ISO date, or
+ * undefined, also for a valid one no scenario can hold (`@253402300800`, the year 10000).
+ */
 function dateOfHeader(value: string | undefined): string | undefined {
   if (value === undefined || value === '(none)') return undefined
   const seconds = /^@(-?\d+)$/.exec(value.trim())?.[1]
   const date = seconds === undefined ? new Date(value) : new Date(Number(seconds) * 1000)
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString()
+  return isWithinRange(date) ? date.toISOString() : undefined
 }
 
 const getPet = (side: Side, pet: string) => side.send({ method: 'GET', path: `/pets/${pet}`, headers: bearer(side.key) })

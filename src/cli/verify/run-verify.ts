@@ -1,4 +1,7 @@
 import type { Scenario } from '../../core/scenario/scenario.js'
+import { isScenarioError } from '../../core/scenario/scenario-error.js'
+import { checkReachablePath } from '../../core/simulator/options.js'
+import { ValidationError } from '../../core/validation-error.js'
 import { startSimulatorServer } from '../../transports/standalone/start-server.js'
 import { AUTH_CHECKS } from './auth-checks.js'
 import { calibratedScenario, mergeCalibrations, type VerifySimulatorOptions } from './calibration.js'
@@ -63,9 +66,24 @@ const UNKNOWN_KEY = 'petstore-verify-unknown-key'
 /** Where the search for an id no order has starts: within int32, so a service with 32-bit ids reads it too. */
 const FIRST_FREE_ID = 987654321n
 
+/**
+ * The path the simulator serves the API under: the target's, or /v1 where a
+ * simulator cannot serve that one (a percent-escape, an empty segment, under
+ * /__sim). No fact a check compares depends on it: requests are relative to it.
+ */
+function simulatorBasePath(target: string): string {
+  const path = new URL(target).pathname.replace(/\/+$/, '') || '/'
+  try {
+    return checkReachablePath(path)
+  } catch (error) {
+    if (error instanceof ValidationError) return '/v1'
+    throw error
+  }
+}
+
 /** Runs `use` against a fresh simulator server (loopback, port 0, no admin API) loading `scenario`. */
 async function withSimulator<T>(scenario: Scenario, plan: VerifyPlan, use: (side: Side) => Promise<T>): Promise<T> {
-  const basePath = new URL(plan.target).pathname.replace(/\/+$/, '') || '/'
+  const basePath = simulatorBasePath(plan.target)
   const running = await startSimulatorServer({ scenario, basePath, port: 0, host: '127.0.0.1', admin: false, onError: () => {} })
   try {
     const send = createProbeClient({
@@ -122,13 +140,29 @@ function serviceSide(plan: VerifyPlan): Side {
       answered = true
       silent = observed.kind === 'failure' ? silent + 1 : 0
       if (observed.kind === 'failure') return { ...observed, reason: redact(observed.reason) }
-      // A service that echoes the key (a message, a pet record) must not put it into a report or a scenario file.
+      // A service that echoes the key (a message, a pet record, a header) must not put it into a report or a scenario
+      // file: redacted here, before a report quotes only the start of a long value, where a key cut in two would show.
       const text = new TextDecoder().decode(observed.body)
       const redacted = redact(text)
-      return redacted === text ? observed : { ...observed, body: new TextEncoder().encode(redacted) }
+      const headers = new Headers([...observed.headers].map(([name, value]): [string, string] => [name, redact(value)]))
+      return { ...observed, headers, ...(redacted === text ? {} : { body: new TextEncoder().encode(redacted) }) }
     },
     // The service's orders are as they are: the user named them for their state.
     arrange: async () => {},
+  }
+}
+
+/**
+ * What a simulator with a proposed switch answers, or undefined when no
+ * scenario can hold the switch (a date past 9999, a record nested too deep):
+ * then there is no switch for that check, and the run goes on.
+ */
+async function trialFacts(trial: Scenario, plan: VerifyPlan, check: Check, context: CheckContext): Promise<Facts | undefined> {
+  try {
+    return await withSimulator(trial, plan, (side) => check.probe(side, context))
+  } catch (error) {
+    if (isScenarioError(error)) return undefined
+    throw error
   }
 }
 
@@ -160,9 +194,8 @@ export async function runVerify(plan: VerifyPlan): Promise<VerifyOutcome> {
     const proposal = differing.length === 0 ? undefined : check.propose?.(serviceFacts, context)
     if (proposal !== undefined) {
       // Offered only when a simulator with it gives the service's answer: a switch is never a guess.
-      const trial = calibratedScenario(plan.simulator, proposal)
-      const facts = await withSimulator(trial, plan, (side) => check.probe(side, context))
-      if (differingFacts(serviceFacts, facts).length === 0) found = proposal
+      const facts = await trialFacts(calibratedScenario(plan.simulator, proposal), plan, check, context)
+      if (facts !== undefined && differingFacts(serviceFacts, facts).length === 0) found = proposal
     }
     if (found !== null) calibration = mergeCalibrations(calibration, found)
     const outcome = differing.length === 0 ? 'match' : 'differs'

@@ -3,6 +3,8 @@ import { stringify } from 'lossless-json'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import { packageVersion } from '../../transports/node/package-root.js'
 import { CliUsageError } from '../cli-options.js'
+import { unknownVariableWarnings } from '../env-warnings.js'
+import { escapeControls } from '../terminal-text.js'
 import { verifyHelpText } from '../flags.js'
 import { runVerify, TargetUnreachableError, type VerifyOutcome } from './run-verify.js'
 import { parseVerifyCommandLine, type VerifyCommand } from './verify-command-line.js'
@@ -46,7 +48,7 @@ export async function verifyMain(argv: readonly string[], env: Readonly<Record<s
   try {
     parsed = parseVerifyCommandLine(argv, env)
   } catch (error) {
-    out.stderr(`${error instanceof Error ? error.message : String(error)}\n`)
+    out.stderr(`${escapeControls(error instanceof Error ? error.message : String(error))}\n`)
     return EXIT.cannotRun
   }
   if (parsed.kind === 'help') {
@@ -54,6 +56,7 @@ export async function verifyMain(argv: readonly string[], env: Readonly<Record<s
     return EXIT.match
   }
   const command = parsed
+  for (const line of unknownVariableWarnings(env)) out.stderr(`${line}\n`)
   const redact = redactor(command.key)
   try {
     const outcome = await runVerify({
@@ -72,7 +75,7 @@ export async function verifyMain(argv: readonly string[], env: Readonly<Record<s
     out.stdout(`${redact(command.json ? jsonReport(outcome, context) : textReport(outcome, context))}\n`)
     return outcome.results.some((result) => result.outcome === 'differs') ? EXIT.differs : EXIT.match
   } catch (error) {
-    out.stderr(`${redact(describeFailure(error, command))}\n`)
+    out.stderr(`${escapeControls(redact(describeFailure(error, command)))}\n`)
     return EXIT.cannotRun
   }
 }

@@ -1,4 +1,5 @@
 import { stringify } from 'lossless-json'
+import { escapeControls } from '../terminal-text.js'
 import type { Calibration } from './check.js'
 import type { Facts } from './facts.js'
 import type { CheckResult, VerifyOutcome } from './run-verify.js'
@@ -14,14 +15,28 @@ function literal(value: unknown): string {
   return String(value)
 }
 
-/** `exposeStatus: true, afterCancel: 'remove'`: the switches as options read in code. */
+/** How much of one value the service sent (a pet record, an Error code) a report quotes. */
+const QUOTE_CHARACTERS = 4096
+
+/** A value as a report quotes it: its first 4096 characters, then how many more were left out. */
+function bounded(text: string): string {
+  if (text.length <= QUOTE_CHARACTERS) return text
+  // Never half a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(QUOTE_CHARACTERS - 1)) ? QUOTE_CHARACTERS - 1 : QUOTE_CHARACTERS
+  return `${text.slice(0, end)}… (${text.length - end} more characters left out)`
+}
+
+/** `exposeStatus: true, afterCancel: 'remove'`: the switches as options read in code, each value bounded (a pet record may be huge). */
 function describeCalibration(calibration: Calibration): string {
   return Object.entries(calibration)
-    .map(([name, value]) => `${name}: ${literal(value)}`)
+    .map(([name, value]) => `${name}: ${bounded(literal(value))}`)
     .join(', ')
 }
 
-const describeFacts = (facts: Facts) => facts.map(([name, value]) => `${name}: ${value}`).join(', ')
+const describeFacts = (facts: Facts) => facts.map(([name, value]) => `${name}: ${bounded(value)}`).join(', ')
+
+/** Facts as the JSON report holds them, each value bounded as the text report's. */
+const factsObject = (facts: Facts) => Object.fromEntries(facts.map(([name, value]) => [name, bounded(value)]))
 
 /** One line per check: outcome, id, what was probed, and what each side answered. */
 function lineOf(result: CheckResult): string {
@@ -73,7 +88,8 @@ export function textReport(outcome: VerifyOutcome, context: ReportContext): stri
   }
   const uncovered = noSwitchIds(outcome.results)
   if (uncovered.length > 0) lines.push(`No switch covers: ${uncovered.join(', ')}.`)
-  return lines.join('\n')
+  // What the service sent is shown, never obeyed: an escape sequence in a code or a record cannot clear the screen or hide a line.
+  return lines.map(escapeControls).join('\n')
 }
 
 /** The same as a document (docs/verify-report.schema.json). */
@@ -85,8 +101,8 @@ export function jsonReport(outcome: VerifyOutcome, context: ReportContext): stri
           id: result.id,
           title: result.title,
           outcome: result.outcome,
-          service: Object.fromEntries(result.service),
-          simulator: Object.fromEntries(result.simulator),
+          service: factsObject(result.service),
+          simulator: factsObject(result.simulator),
           differing: result.differing,
           switch: result.switch,
           option: result.outcome === 'match' ? null : result.switch === null ? 'no switch' : describeCalibration(result.switch),
