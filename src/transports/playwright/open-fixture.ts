@@ -43,7 +43,7 @@ function checkedUrl(value: unknown): URL {
 export async function openSimulatorFixture(
   context: BrowserContext,
   options: SimulatorTestOptions,
-  testInfo: Pick<TestInfo, 'workerIndex' | 'retry'>,
+  testInfo: Pick<TestInfo, 'workerIndex' | 'retry' | 'annotations'>,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
   if (!SIMULATOR_MODES.includes(options.simulatorMode))
     throw new TypeError(`simulatorMode must be one of ${SIMULATOR_MODES.join(', ')}; got ${quote(options.simulatorMode)}.`)
@@ -61,6 +61,11 @@ export async function openSimulatorFixture(
     url: checkedUrl(options.simulatorUrl),
     session: `pw-${testInfo.workerIndex}-${testInfo.retry}-${crypto.randomUUID()}`,
     adminToken: options.simulatorAdminToken,
+    warn(message) {
+      // An annotation shows in the HTML and JSON reports; the console line in the terminal's.
+      testInfo.annotations.push({ type: 'warning', description: message })
+      console.warn(`[petstore-orders-simulator] ${message}`)
+    },
   }
   return options.simulatorMode === 'route' ? openRouteFixture(context, settings) : openServerFixture(context, settings)
 }

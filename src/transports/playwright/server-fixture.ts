@@ -6,14 +6,15 @@ import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
 import type { PactDocument } from '../../core/pact/pact-document.js'
-import { fixtureAdminClient } from './admin-client.js'
+import { endFixtureSession, fixtureAdminClient, SetupProblem } from './admin-client.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
 
 /**
  * A session of the running simulator for one test: opened and reset to the
  * test's scenario, and joined by every request the browser context sends to
  * the simulator's origin (Playwright adds `X-Sim-Session` below the page, so
- * the app and its CORS preflights are untouched). Closing ends the session.
+ * the app and its CORS preflights are untouched). Closing ends the session,
+ * as does a failed opening, so that a long run never fills the server's sessions.
  */
 export async function openServerFixture(
   context: BrowserContext,
@@ -21,13 +22,19 @@ export async function openServerFixture(
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
   const { origin } = settings.url
   const admin = fixtureAdminClient(origin, settings.session, settings.adminToken)
-  await admin.reset({ body: { scenario: settings.scenario } })
-
+  const end = () => endFixtureSession(origin, settings.session, settings.adminToken)
   const matches = (url: URL) => url.origin === origin
   // fallback, not continue: the test's own routes still see the request, with the header.
   const join = async (route: Route) =>
     route.fallback({ headers: { ...(await route.request().allHeaders()), [SESSION_HEADER.toLowerCase()]: settings.session } })
-  await context.route(matches, join)
+  try {
+    await admin.reset({ body: { scenario: settings.scenario } })
+    await context.route(matches, join)
+  } catch (error) {
+    // A refused reset (an unknown scenario) opened the session all the same; the test fails with its own error, not this one's.
+    if (!(error instanceof SetupProblem)) await end().catch(() => undefined)
+    throw error
+  }
 
   // The client's types are the admin document's; the fixture's, the simulator's own: the same JSON.
   const state = async () => (await admin.getState()) as unknown as SimulatorState
@@ -61,9 +68,15 @@ export async function openServerFixture(
   return {
     sim,
     async close() {
-      await context.unroute(matches, join)
-      // The server would drop it when idle; ending it now keeps the session count low on a long run.
-      await admin.endSession({ sessionId: settings.session }).catch(() => undefined)
+      try {
+        // First, so that what the page still sends no longer reopens the session.
+        await context.unroute(matches, join)
+      } finally {
+        // Best effort: the test has passed or failed on its own; the server drops a session left open once it is idle.
+        await end().catch((error: Error) =>
+          settings.warn(`${error.message} The simulator drops it once idle (--session-idle); until then it counts against --max-sessions.`),
+        )
+      }
     },
   }
 }

@@ -67,6 +67,8 @@ export interface FixtureSettings {
   url: URL
   session: string
   adminToken: string | undefined
+  /** Tells the test's report of a problem that must not fail the test, such as a session the fixture could not end. */
+  warn(message: string): void
 }
 
 export const SIMULATOR_MODES: readonly SimulatorMode[] = ['server', 'route']
