@@ -31,6 +31,6 @@ export type { ClockState, PendingTransition } from './core/lifecycle/order-lifec
 export type { Scenario } from './core/scenario/scenario.js'
 export type { ExportOptions, SavedScenario, SaveOptions } from './core/simulator/scenario-export.js'
 export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
-export { loadScenarioFile } from './core/scenario/load-scenario.js'
+export { loadScenarioFile } from './core/scenario/scenario-file.js'
 export { parseScenario } from './core/scenario/parse-scenario.js'
 export { isScenarioError, ScenarioError } from './core/scenario/scenario-error.js'

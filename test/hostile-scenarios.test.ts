@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createSimulator, ScenarioError } from '../src/index.js'
-import { MAX_SCENARIO_FILE_BYTES } from '../src/core/scenario/load-scenario.js'
+import { MAX_SCENARIO_FILE_BYTES } from '../src/core/scenario/scenario-file.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
 

@@ -6,6 +6,7 @@ import { parseLifecycle } from '../core/lifecycle/lifecycle-rule.js'
 import { mapValidation } from '../core/validation-error.js'
 import { systemErrorCode } from '../core/system-error-code.js'
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../core/scenario/load-scenario.js'
+import { loadScenarioFile } from '../core/scenario/scenario-file.js'
 import type { AfterCancel } from '../core/glossary.js'
 import { checkReachablePath } from '../core/simulator/options.js'
 import { hostOf } from '../transports/node/host-check.js'
@@ -139,7 +140,7 @@ export function readSimulatorFlags(reader: FlagReader, options: SimulatorServerO
   if (seed !== undefined) options.seed = parseWholeNumber(seed, label('seed'))
   if (seed !== undefined && !inFolder) {
     // A seed with nothing to seed would be ignored: the user expects generated orders they will not get.
-    const { scenario: loaded } = resolveScenario(options.scenario ?? 'default')
+    const { scenario: loaded } = resolveScenario(options.scenario ?? 'default', loadScenarioFile)
     if (loaded.generate === undefined)
       throw new CliUsageError(
         `${label('seed')} ${seed} has no effect: scenario "${loaded.name}" lists its orders instead of generating them ` +

@@ -1,6 +1,7 @@
 import type { DeprecationDates } from '../core/glossary.js'
 import { DEFAULT_DEPRECATION } from '../core/operations/get-pet-by-id.js'
 import { resolveScenario } from '../core/scenario/load-scenario.js'
+import { loadScenarioFile } from '../core/scenario/scenario-file.js'
 import { checkDeprecationDate, checkDeprecationOrder } from '../core/simulator/options.js'
 import { mapValidation } from '../core/validation-error.js'
 import { type FlagReader, usageError } from './usage-error.js'
@@ -34,7 +35,7 @@ export function readDeprecation(
   const other = missing[0]
   if (other !== undefined) {
     if (inFolder) return given
-    const { scenario: loaded } = resolveScenario(scenario ?? 'default')
+    const { scenario: loaded } = resolveScenario(scenario ?? 'default', loadScenarioFile)
     const own = loaded.deprecation?.[other]
     dates[other] = new Date(own ?? DEFAULT_DEPRECATION[other])
     names[other] =

@@ -1,5 +1,6 @@
 import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { resolveScenario } from '../../core/scenario/load-scenario.js'
+import { loadScenarioFile } from '../../core/scenario/scenario-file.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import type { Calibration } from './check.js'
 
@@ -27,7 +28,7 @@ const isoDate = (value: Date | string): string => new Date(value).toISOString()
  * scenario })`) serves what the comparison served.
  */
 export function calibratedScenario(options: VerifySimulatorOptions, calibration: Calibration): Scenario {
-  const { scenario: inForce } = resolveScenario(options.scenario ?? 'default')
+  const { scenario: inForce } = resolveScenario(options.scenario ?? 'default', loadScenarioFile)
   const scenario: Scenario = { ...inForce }
   const name = inForce.name.endsWith(SUFFIX) ? inForce.name : `${inForce.name.slice(0, 64 - SUFFIX.length)}${SUFFIX}`
   scenario.name = name

@@ -14,6 +14,15 @@ export interface OrderGeneration {
   load(): Promise<GenerateOrders>
 }
 
+/**
+ * Thrown when a scenario's orders are made before the generator is loaded: a
+ * caller that loads it lazily (the standalone server) loads it and tries again,
+ * so a start reads its scenario once whether or not it generates.
+ */
+export class GeneratorNotLoaded extends Error {
+  override name = 'GeneratorNotLoaded'
+}
+
 /** A generator that is there from the start. */
 export function eagerGeneration(generate: GenerateOrders): OrderGeneration {
   const ready = Promise.resolve(generate)

@@ -10,7 +10,7 @@ import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-li
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../scenario/load-scenario.js'
 import type { GenerateOrders } from '../scenario/generate-orders.js'
 import { materializeOrders } from '../scenario/materialize-orders.js'
-import { generatorNeeded, type OrderGeneration } from '../scenario/order-generation.js'
+import { GeneratorNotLoaded, generatorNeeded, type OrderGeneration } from '../scenario/order-generation.js'
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import type { Scenario } from '../scenario/scenario.js'
 import { ScenarioError } from '../scenario/scenario-error.js'
@@ -76,11 +76,14 @@ function lifecycleSeed(active: ActiveScenario): number {
   return active.seed ?? active.scenario.generate?.seed ?? 0
 }
 
-/** A scenario by name from the folder, or `resolveScenario`'s: the built-in ones win, and a path is read as a path. */
-function resolverWith(folder: ScenarioFolder | undefined): InstanceFactory['resolve'] {
-  if (folder === undefined) return resolveScenario
+/** A scenario by name from the folder, or `resolveScenario`'s: the built-in ones win, and a path is read as a path (by `loadFile`). */
+function resolverWith(
+  folder: ScenarioFolder | undefined,
+  loadFile: ((path: string) => CheckedScenario) | undefined,
+): InstanceFactory['resolve'] {
+  if (folder === undefined) return (input) => resolveScenario(input, loadFile)
   return (input) => {
-    if (typeof input !== 'string' || isBuiltinScenarioName(input) || looksLikePath(input)) return resolveScenario(input)
+    if (typeof input !== 'string' || isBuiltinScenarioName(input) || looksLikePath(input)) return resolveScenario(input, loadFile)
     const found = folder.load(input)
     if (found !== undefined) return found
     const names = folder
@@ -112,15 +115,16 @@ export function createInstanceFactory(
   options: SimulatorOptions,
   checked: CheckedOptions,
   generation: OrderGeneration,
-  folder?: ScenarioFolder,
+  files: { folder: ScenarioFolder | undefined; loadFile: ((path: string) => CheckedScenario) | undefined },
 ): InstanceFactory {
-  const resolve = resolverWith(folder)
+  const { folder } = files
+  const resolve = resolverWith(folder, files.loadFile)
   const report = errorReporter(options.onError)
   let closed = false
   const generate: GenerateOrders = (...args) => {
     const loaded = generation.loaded()
-    // Every caller of activate awaits ready() first; reaching this is a bug of ours, not bad input.
-    if (loaded === undefined) throw new Error('The order generator was used before it was loaded.')
+    // Resets await ready() first; only a simulator's first scenario can get here, and its maker loads the generator and tries again.
+    if (loaded === undefined) throw new GeneratorNotLoaded('The order generator was used before it was loaded.')
     return loaded(...args)
   }
   /** Each date: the option's when given, else the scenario's, else the default (`checked` holds option-or-default). */

@@ -6,7 +6,8 @@ import { createSimFetch } from '../fetch/sim-fetch.js'
 import { quote } from '../quote-value.js'
 import { mapValidation, ValidationError } from '../validation-error.js'
 import type { OrderGeneration } from '../scenario/order-generation.js'
-import type { openScenarioFolder, ScenarioFolder } from '../scenario/scenario-folder.js'
+import type { ScenarioFiles } from '../scenario/node-scenario-files.js'
+import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { OrderRecord } from '../state/order-store.js'
 import { createInstanceFactory, type SimulatorInstance } from './instance.js'
 import { attachInternals } from './internals.js'
@@ -29,7 +30,7 @@ const failRequest = (error: ValidationError): never => {
 const warnOfFolder = (line: string) => console.warn(`petstore-orders-simulator: ${line}`)
 
 /** Opens the `scenariosDir` option's folder with `open`, which only Node.js builds pass (a page cannot read a folder). */
-function openFolder(dir: unknown, open: typeof openScenarioFolder | undefined): ScenarioFolder | undefined {
+function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined): ScenarioFolder | undefined {
   if (dir === undefined) return undefined
   return mapValidation(
     () => {
@@ -47,14 +48,10 @@ function openFolder(dir: unknown, open: typeof openScenarioFolder | undefined): 
  * Creates an independent simulator of the Petstore Orders Service, with no
  * transport: its own orders, keys, controls, journal and sessions.
  * `generation` makes generated orders; it must be loaded already when the
- * first scenario generates (later resets wait for it). `openScenarios` reads
- * the `scenariosDir` option's folder: Node.js builds pass it, a page's do not.
+ * first scenario generates (later resets wait for it). `files` reads scenario
+ * files and the `scenariosDir` option's folder: Node.js builds pass it, a page's do not.
  */
-export function createSimulatorCore(
-  options: SimulatorOptions,
-  generation: OrderGeneration,
-  openScenarios?: typeof openScenarioFolder,
-): SimulatorCore {
+export function createSimulatorCore(options: SimulatorOptions, generation: OrderGeneration, files?: ScenarioFiles): SimulatorCore {
   const checked = mapValidation(
     () => checkOptions(options),
     (error) => failInProcess(error, 'create'),
@@ -63,8 +60,8 @@ export function createSimulatorCore(
     () => checkSeed(options.seed),
     (error) => failInProcess(error, 'create'),
   )
-  const folder = openFolder(options.scenariosDir, openScenarios)
-  const factory = createInstanceFactory(options, checked, generation, folder)
+  const folder = openFolder(options.scenariosDir, files?.openFolder)
+  const factory = createInstanceFactory(options, checked, generation, { folder, loadFile: files?.loadFile })
   let root: SimulatorInstance
   try {
     root = factory.create(factory.load(options.scenario ?? 'default', seed))

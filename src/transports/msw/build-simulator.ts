@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import type { OrderGeneration } from '../../core/scenario/order-generation.js'
-import type { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
+import type { ScenarioFiles } from '../../core/scenario/node-scenario-files.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorCore, SimulatorOptions } from '../../core/simulator/types.js'
@@ -22,9 +22,9 @@ export function buildSimulator(
   options: SimulatorOptions,
   generation: OrderGeneration,
   msw: () => MswHttp,
-  openScenarios?: typeof openScenarioFolder,
+  files?: ScenarioFiles,
 ): Simulator {
-  const sim = createSimulatorCore(options, generation, openScenarios)
+  const sim = createSimulatorCore(options, generation, files)
   const { base, dispatcher } = internalsOf(sim)
   let handlers: readonly HttpHandler[] | undefined
   // Enumerable, as a plain property would be: a copy made with spread (`{ ...sim, handlers }`) has them too.

@@ -1,6 +1,6 @@
 import { generateOrders } from '../../core/scenario/generate-orders.js'
 import { eagerGeneration } from '../../core/scenario/order-generation.js'
-import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
+import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
 import type { MswHttp } from './handlers.js'
@@ -22,5 +22,5 @@ export type { Simulator } from './build-simulator.js'
  * @note `sim.handlers` (msw's) loads msw on first read; `sim.fetch` needs no msw.
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, eagerGeneration(generateOrders), () => requireMsw<MswHttp>('sim.handlers'), openScenarioFolder)
+  return buildSimulator(options, eagerGeneration(generateOrders), () => requireMsw<MswHttp>('sim.handlers'), NODE_SCENARIO_FILES)
 }

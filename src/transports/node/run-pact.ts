@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseExactJson } from '../../core/exact-json.js'
+import { parseExactJsonFile } from '../../core/exact-json.js'
 import { mergePacts } from '../../core/pact/merge-pacts.js'
 import type { PactDocument } from '../../core/pact/pact-document.js'
 import { pactJson } from '../../core/pact/pact-json.js'
@@ -52,7 +52,7 @@ export async function addToRunPact(pact: PactDocument, options: { parts: string;
   writeWhole(join(folder, `${randomUUID()}.json`), pactJson(pact))
   await withLock(join(options.parts, `${pact.consumer.name}-${pact.provider.name}.lock`), () => {
     const names = readdirSync(folder).filter((name) => name.endsWith('.json'))
-    const merged = mergePacts(names.map((name) => parseExactJson(readFileSync(join(folder, name), 'utf8')) as PactDocument))
+    const merged = mergePacts(names.map((name) => parseExactJsonFile(readFileSync(join(folder, name), 'utf8')) as PactDocument))
     writePact(merged, options.dir === undefined ? {} : { dir: options.dir })
     // The merge stands for the parts it read: the folder stays one part (and those arriving now) however long the run.
     writeWhole(join(folder, `${randomUUID()}.json`), pactJson(merged))

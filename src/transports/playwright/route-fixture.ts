@@ -3,6 +3,7 @@ import { apiCorsHeaders } from '../../core/cors.js'
 import { isUnderBase, parseApiBase } from '../../core/operations/routing.js'
 import { bodyBytes, type Reply, type SimRequest } from '../../core/reply.js'
 import { internalsOf } from '../../core/simulator/internals.js'
+import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import { generateOrders } from '../../core/scenario/generate-orders.js'
 import { eagerGeneration } from '../../core/scenario/order-generation.js'
@@ -74,7 +75,11 @@ export async function openRouteFixture(
   context: BrowserContext,
   settings: FixtureSettings,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
-  const core = createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, eagerGeneration(generateOrders))
+  const core = createSimulatorCore(
+    { scenario: settings.scenario, baseUrl: settings.url.href },
+    eagerGeneration(generateOrders),
+    NODE_SCENARIO_FILES,
+  )
   const { dispatcher } = internalsOf(core)
   const base = parseApiBase(settings.url.href)
   // Ends the latencies and hangs still pending when the test is over.

@@ -1,7 +1,5 @@
-import { resolveScenario } from '../../core/scenario/load-scenario.js'
-import { needsGenerator } from '../../core/scenario/materialize-orders.js'
 import { lazyGeneration, type OrderGeneration } from '../../core/scenario/order-generation.js'
-import { openScenarioFolder } from '../../core/scenario/scenario-folder.js'
+import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { buildSimulator, type Simulator } from '../msw/build-simulator.js'
 import type { MswHttp } from '../msw/handlers.js'
@@ -10,20 +8,6 @@ import { requireMsw } from '../msw/require-msw.js'
 /** The order generator (faker's code), loaded when a scenario first needs it: most starts do not. */
 export function serverGeneration(): OrderGeneration {
   return lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
-}
-
-/**
- * Whether the generator must be loaded before a simulator is made on these
- * options: their scenario generates orders not made ahead of time. A scenario
- * that does not resolve here is a scenarios folder's (which may generate) or
- * a bad one, which making the simulator reports, at once as before.
- */
-export function generatorFirst({ scenario = 'default', seed, scenariosDir }: SimulatorOptions): boolean {
-  try {
-    return needsGenerator(resolveScenario(scenario).scenario, seed)
-  } catch {
-    return scenariosDir !== undefined
-  }
 }
 
 /**
@@ -42,7 +26,7 @@ export function createServerSimulator(
     options,
     generation,
     () => (bundled === undefined ? requireMsw<MswHttp>('sim.handlers') : bundled()),
-    openScenarioFolder,
+    NODE_SCENARIO_FILES,
   )
   return {
     sim,

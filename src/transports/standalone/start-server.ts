@@ -13,7 +13,8 @@ import { createHttpServer, trackConnections } from '../node/http-server.js'
 import { sendError } from '../node/node-edge.js'
 import { packageVersion } from '../node/package-root.js'
 import type { OrderGeneration } from '../../core/scenario/order-generation.js'
-import { createServerSimulator, generatorFirst, serverGeneration } from './server-simulator.js'
+import { createServerSimulator, serverGeneration } from './server-simulator.js'
+import { GeneratorNotLoaded } from '../../core/scenario/order-generation.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
@@ -87,9 +88,13 @@ function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter, mswL
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
   const generation = serverGeneration()
-  // Faker's code is loaded first only for a scenario that generates orders not made ahead of time.
-  if (options.simulator === undefined && generatorFirst(options)) return generation.load().then(() => listen(options, generation))
-  return listen(options, generation)
+  try {
+    return listen(options, generation)
+  } catch (error) {
+    // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the start is tried again.
+    if (error instanceof GeneratorNotLoaded) return generation.load().then(() => listen(options, generation))
+    throw error
+  }
 }
 
 function listen(options: SimulatorServerOptions, generation: OrderGeneration): Promise<RunningSimulator> {
