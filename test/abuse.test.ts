@@ -191,6 +191,19 @@ describe('other unbounded state', () => {
     expect(sim.sessions().find((session) => session.id === 'old')).toMatchObject({ scenario: 'pending', recreated: 'expired' })
   })
 
+  test('an admin call that fails leaves no session behind: a bad reset in a new session does not count against --max-sessions', async () => {
+    const { origin } = await serve({ scenario: 'pending', sessions: { max: 1 } })
+    const reset = (session: string, scenario: string) =>
+      fetch(`${origin}/__sim/reset`, { method: 'POST', headers: { 'X-Sim-Session': session }, body: JSON.stringify({ scenario }) })
+    for (let attempt = 0; attempt < 3; attempt++) expect((await reset(`bad-${attempt}`, 'no-such-scenario')).status).toBe(400)
+    expect(await (await fetch(`${origin}/__sim/sessions`)).json()).toEqual([])
+    expect((await reset('good', 'shipped')).status).toBe(200)
+    // A failing call on a session that was there before leaves it as it was.
+    expect((await reset('good', 'no-such-scenario')).status).toBe(400)
+    const sessions = (await (await fetch(`${origin}/__sim/sessions`)).json()) as { id: string; scenario: string }[]
+    expect(sessions.map((session) => [session.id, session.scenario])).toEqual([['good', 'shipped']])
+  })
+
   test('at --max-sessions a new session is refused with 503 and Retry-After; the sessions in use keep their state until ended', async () => {
     const { origin } = await serve({ scenario: 'pending', sessions: { max: 2 } })
     const cancel = (session: string) =>

@@ -57,12 +57,15 @@ export function createAdminRouter(
     const sessionId = typeof id === 'string' && id !== '' ? id : null
     // Both kept for the routes: the view to act through, the id for what reaches the internals (the event stream).
     res.locals['sessionId'] = sessionId
+    // A call that fails leaves no session it made behind (a reset to an unknown scenario would fill --max-sessions).
+    const made = sessionId !== null && !sim.sessions().some((session) => session.id === sessionId)
     try {
       res.locals['view'] = internals.view(sessionId, failAdmin)
     } catch (error) {
       sendError(res, error)
       return
     }
+    if (made) res.on('finish', () => res.statusCode >= 400 && sim.endSession(sessionId))
     next()
   })
 
