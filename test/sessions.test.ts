@@ -138,3 +138,22 @@ describe('over HTTP, ten test runs sharing one server', () => {
     expect(sim.journal.entries()).toEqual([])
   })
 })
+
+test("a session's lifecycle schedule counts against the bound: a session that cannot hold it is refused, a reset to it changes nothing", async () => {
+  const orders = Array.from({ length: 2_000 }, (_, index) => ({ id: index + 1, status: 'pending' as const }))
+  const shipping = { name: 'shipping', description: 'every order ships in an hour', apiKeys: [KEY], orders, lifecycle: { shipAfter: '1h' } }
+  const sim = createSimulator({ scenario: 'pending', sessions: { maxBytes: SESSION_BYTES + 100_000 } })
+  const mine = sim.session('mine')
+  const cancel = await sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'X-Sim-Session': 'mine' } })
+  expect(cancel.status).toBe(204)
+  // 2,000 scheduled orders (about 250 KB) do not fit in the 100 KB left.
+  expect(() => mine.reset(shipping)).toThrow(expect.objectContaining({ status: 503, code: 'too_many_sessions' }))
+  expect(mine.state().scenario).toBe('pending')
+  expect(mine.orders().find((order) => order.id === 1)?.status).toBe('cancelled')
+
+  const shipper = createSimulator({ scenario: shipping, sessions: { maxBytes: SESSION_BYTES + 1024 } })
+  expect(() => shipper.session('a')).toThrow(expect.objectContaining({ status: 503, code: 'too_many_sessions' }))
+  expect(shipper.sessions()).toEqual([])
+  shipper.close()
+  sim.close()
+})

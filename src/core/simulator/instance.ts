@@ -45,6 +45,19 @@ export interface SimulatorInstance extends Instance {
   lifecycle: OrderLifecycle
   /** Every key is refused (the provider state "the key is not accepted") until a teardown or the next reset. */
   keysRefused: boolean
+  /** What its lifecycle's schedule of the last load holds, as counted against a session's bound (`charge`). */
+  scheduleBytes: number
+}
+
+/** What a lifecycle holds per order it will ship: its entry in the schedule and the index by id. */
+const SCHEDULED_ORDER_BYTES = 128
+
+/** What a load of `active` schedules: each pending order, when the scenario's orders ship on their own. */
+function scheduleBytesOf(active: ActiveScenario): number {
+  if (active.settings.lifecycle === null) return 0
+  let pending = 0
+  for (const order of active.initialOrders) if (order.status === 'pending') pending++
+  return pending * SCHEDULED_ORDER_BYTES
 }
 
 const NO_KEYS: ReadonlySet<string> = new Set()
@@ -175,6 +188,9 @@ export function createInstanceFactory(
       return cache.activate(scenario, source, seed)
     },
     create(active, charge) {
+      // Before anything is made: a session whose schedule passes the sessions' bound is refused whole.
+      const scheduleBytes = scheduleBytesOf(active)
+      charge?.(scheduleBytes)
       const store = createOrderStore({ base: baseOf, ...(charge === undefined ? {} : { charge }) })
       const instance: SimulatorInstance = {
         store,
@@ -184,6 +200,7 @@ export function createInstanceFactory(
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)')),
         active,
         keysRefused: false,
+        scheduleBytes,
         // A refusal is rare and short (one pact interaction): the copy is made only then.
         settings: () => (instance.keysRefused ? { ...instance.active.settings, acceptedKeys: NO_KEYS } : instance.active.settings),
       }
@@ -195,6 +212,9 @@ export function createInstanceFactory(
       return instance
     },
     reload(instance, next) {
+      const scheduleBytes = scheduleBytesOf(next)
+      instance.charge?.(scheduleBytes - instance.scheduleBytes)
+      instance.scheduleBytes = scheduleBytes
       const stored = instance.store.replaceAll(next.initialOrders)
       instance.active = next
       instance.keysRefused = false
