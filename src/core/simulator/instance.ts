@@ -124,6 +124,14 @@ function sharedBases(): (records: readonly OrderRecord[]) => BaseOrders<OrderRec
   }
 }
 
+/** The controls of a fresh load: the simulator's options win over the scenario's; faults add up. */
+function restoreControls(checked: CheckedOptions, controls: Controls, scenario: CheckedScenario): void {
+  controls.setLatency(checked.latency ?? (scenario.latency === undefined ? {} : parseLatencySettings(scenario.latency)))
+  controls.clearFaults()
+  for (const fault of [...checked.faults, ...(scenario.faults ?? [])]) controls.addFault(fault)
+  controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
+}
+
 export function createInstanceFactory(
   options: SimulatorOptions,
   checked: CheckedOptions,
@@ -168,14 +176,6 @@ export function createInstanceFactory(
     }
   }
 
-  /** The controls of a fresh load: the simulator's options win over the scenario's; faults add up. */
-  function restoreControls(controls: Controls, scenario: CheckedScenario): void {
-    controls.setLatency(checked.latency ?? (scenario.latency === undefined ? {} : parseLatencySettings(scenario.latency)))
-    controls.clearFaults()
-    for (const fault of [...checked.faults, ...(scenario.faults ?? [])]) controls.addFault(fault)
-    controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
-  }
-
   const baseOf = sharedBases()
   const cache = scenarioCache(resolve, activate)
   return {
@@ -206,7 +206,7 @@ export function createInstanceFactory(
       }
       // Readers and requests see the orders at once; nothing needs to wait for the model.
       void instance.store.replaceAll(active.initialOrders)
-      restoreControls(instance.controls, active.scenario)
+      restoreControls(checked, instance.controls, active.scenario)
       if (closed) instance.lifecycle.stop()
       instance.lifecycle.restart(active.settings.lifecycle, lifecycleSeed(active), active.initialOrders)
       return instance
@@ -218,7 +218,7 @@ export function createInstanceFactory(
       const stored = instance.store.replaceAll(next.initialOrders)
       instance.active = next
       instance.keysRefused = false
-      restoreControls(instance.controls, next.scenario)
+      restoreControls(checked, instance.controls, next.scenario)
       instance.lifecycle.restart(next.settings.lifecycle, lifecycleSeed(next), next.initialOrders)
       return stored
     },
