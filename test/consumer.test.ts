@@ -35,7 +35,7 @@ test('a consumer outside the repository imports the built package by name and dr
     shipped: [409, 'order_already_shipped'],
     missing: 404,
     badKey: [401, 'unauthorized'],
-    errorCodes: 27,
+    errorCodes: 28,
     contract: '1.0.0',
   })
 })
@@ -160,7 +160,7 @@ function consumerWithMsw(version: string): string {
   // msw 1 had `rest`, not `http`.
   writeFileSync(join(fake, 'index.cjs'), 'exports.rest = {}; exports.http = undefined')
   const copy = join(modules, 'petstore-orders-simulator')
-  for (const entry of ['package.json', 'dist/src', 'dist/scenarios']) cpSync(join(root, entry), join(copy, entry), { recursive: true })
+  for (const entry of ['package.json', 'dist/src', 'dist/vendor', 'dist/scenarios']) cpSync(join(root, entry), join(copy, entry), { recursive: true })
   return consumer
 }
 

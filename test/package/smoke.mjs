@@ -19,7 +19,15 @@ import { stripVTControlCharacters } from 'node:util'
 import { transformSync } from 'esbuild'
 import { envWithNode, ROOT } from './registry-node.mjs'
 
-const JEST = ['jest@^30', '@types/jest@^30', '@swc/core@^1', '@swc/jest@^0.2', 'jest-fixed-jsdom@^0.0', 'jest-environment-jsdom@^30']
+const JEST = [
+  'jest@^30',
+  'esbuild@^0.28',
+  '@types/jest@^30',
+  '@swc/core@^1',
+  '@swc/jest@^0.2',
+  'jest-fixed-jsdom@^0.0',
+  'jest-environment-jsdom@^30',
+]
 const CONFIGS = [
   {
     label: 'Node 20, msw 2, vitest 4, TypeScript 5.9',

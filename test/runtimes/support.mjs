@@ -68,7 +68,7 @@ export function prepareProject(name, files, { copy = false } = {}) {
   // copied, where a runtime takes a package whose real path is outside node_modules for code of the project's own.
   const installed = join(tools, 'node_modules/petstore-orders-simulator')
   if (!copy) symlinkSync(ROOT, installed)
-  for (const entry of copy ? ['package.json', 'dist/src', 'dist/scenarios', 'src', 'scenarios'] : [])
+  for (const entry of copy ? ['package.json', 'dist/src', 'dist/vendor', 'dist/scenarios', 'src', 'scenarios'] : [])
     cpSync(join(ROOT, entry), join(installed, entry), { recursive: true })
   const folder = join(ROOT, '.runtimes', name)
   rmSync(folder, { recursive: true, force: true })

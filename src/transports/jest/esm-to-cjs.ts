@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { SyncTransformer, TransformedSource, TransformOptions } from '@jest/transform'
-import { transformSync, version as esbuildVersion } from 'esbuild'
+import type * as Esbuild from 'esbuild'
 
 /** Whether Node would load `file` as an ES module: `.mjs`, or `.js` under a package.json that says `"type": "module"`. */
 function createFormatReader(): (file: string) => 'esm' | 'cjs' {
@@ -34,10 +35,25 @@ function createFormatReader(): (file: string) => 'esm' | 'cjs' {
 const IMPORT_META_URL = '__petstoreSimImportMetaUrl'
 const BANNER = `var ${IMPORT_META_URL} = require("node:url").pathToFileURL(__filename).href;`
 
-/** Turns one ES module into CommonJS for Jest's default mode, which cannot load ES modules. */
-function toCommonJs(source: string, file: string): TransformedSource {
+/**
+ * esbuild, an optional peer: only Jest's default mode needs it, so consumers
+ * who never run Jest do not install its 11 MB. Missing, one line says what to do.
+ */
+function loadEsbuild(): typeof Esbuild {
   try {
-    const { code, map } = transformSync(source, {
+    return createRequire(import.meta.url)('esbuild') as typeof Esbuild
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== 'MODULE_NOT_FOUND') throw error
+    throw new Error(
+      "petstore-orders-simulator's Jest preset needs esbuild to load ES modules in Jest's default mode: npm install --save-dev esbuild",
+    )
+  }
+}
+
+/** Turns one ES module into CommonJS for Jest's default mode, which cannot load ES modules. */
+function toCommonJs(esbuild: typeof Esbuild, source: string, file: string): TransformedSource {
+  try {
+    const { code, map } = esbuild.transformSync(source, {
       format: 'cjs',
       platform: 'node',
       target: 'esnext',
@@ -74,6 +90,9 @@ function toCommonJs(source: string, file: string): TransformedSource {
  */
 function createTransformer(): SyncTransformer {
   const formatOf = createFormatReader()
+  // Loaded with the first file to convert: Jest's ES module mode converts none.
+  let esbuild: typeof Esbuild | undefined
+  const loaded = () => (esbuild ??= loadEsbuild())
   const converts = (file: string, options: TransformOptions) => !options.supportsStaticESM && formatOf(file) === 'esm'
   // Jest keys its cache by this alone: a new version of this transformer must not reuse the old one's output.
   const self = createHash('sha256')
@@ -83,12 +102,12 @@ function createTransformer(): SyncTransformer {
     canInstrument: false,
     getCacheKey(source, file, options) {
       return createHash('sha256')
-        .update(`${self}\0${esbuildVersion}\0${converts(file, options)}\0${file}\0${options.configString}\0`)
+        .update(`${self}\0${converts(file, options) ? loaded().version : ''}\0${file}\0${options.configString}\0`)
         .update(source)
         .digest('hex')
     },
     process(source, file, options) {
-      return converts(file, options) ? toCommonJs(source, file) : { code: source }
+      return converts(file, options) ? toCommonJs(loaded(), source, file) : { code: source }
     },
   }
 }
