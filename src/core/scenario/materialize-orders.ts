@@ -1,4 +1,4 @@
-import type { GenerateOrders } from './generate-orders.js'
+import type { GenerateOrders } from './order-generator.js'
 import { int64Key } from '../int64.js'
 import type { OrderRecord } from '../state/order-store.js'
 import { MAX_ORDERS, type CheckedScenario } from './parse-scenario.js'

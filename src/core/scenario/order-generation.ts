@@ -1,14 +1,15 @@
-import type { GenerateOrders } from './generate-orders.js'
+import type { GenerateOrders } from './order-generator.js'
 import { needsGenerator } from './materialize-orders.js'
 import type { CheckedScenario } from './parse-scenario.js'
 
 /**
- * Where a simulator gets the code that generates orders (faker's). In Node it
- * is there from the start; a browser page loads it only for the first scenario
- * that generates, so pages whose scenarios list their orders never fetch it.
+ * Where a simulator gets the code that generates orders (faker's), made only
+ * for the first scenario that generates orders not made ahead of time: in
+ * Node at once when needed (`requiredGeneration`), in a page by fetching its
+ * chunk, so that neither loads faker for scenarios that list their orders.
  */
 export interface OrderGeneration {
-  /** The generator, or undefined while it is not loaded. */
+  /** The generator, or undefined while it is not loaded (where it can be, it is loaded now). */
   loaded(): GenerateOrders | undefined
   /** Loads it once; later calls share that load. */
   load(): Promise<GenerateOrders>
@@ -55,5 +56,6 @@ export function generatorNeeded(
   scenario: CheckedScenario,
   seed: number | undefined,
 ): Promise<GenerateOrders> | undefined {
-  return generation.loaded() !== undefined || !needsGenerator(scenario, seed) ? undefined : generation.load()
+  // Whether it is needed first: asking whether it is loaded may load it (generationOnFirstUse).
+  return !needsGenerator(scenario, seed) || generation.loaded() !== undefined ? undefined : generation.load()
 }

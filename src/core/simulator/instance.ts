@@ -8,7 +8,7 @@ import type { AfterCancel, DeprecationDates } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../scenario/load-scenario.js'
-import type { GenerateOrders } from '../scenario/generate-orders.js'
+import type { GenerateOrders } from '../scenario/order-generator.js'
 import { materializeOrders } from '../scenario/materialize-orders.js'
 import { GeneratorNotLoaded, generatorNeeded, type OrderGeneration } from '../scenario/order-generation.js'
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
@@ -132,6 +132,21 @@ function restoreControls(checked: CheckedOptions, controls: Controls, scenario: 
   controls.setRateLimit(checked.rateLimit ?? (scenario.rateLimit === undefined ? null : parseRateLimit(scenario.rateLimit)))
 }
 
+/** The generator as scenarios use it: the loaded one, or an error a first scenario's maker can act on. */
+function generatorOf(generation: OrderGeneration): GenerateOrders {
+  return (...args) => {
+    const loaded = generation.loaded()
+    // Resets await ready() first; only a simulator's first scenario can get here, and its maker loads the generator and tries again.
+    if (loaded === undefined) {
+      throw new GeneratorNotLoaded(
+        "This scenario generates orders, and faker, which makes them, cannot be loaded in one step here (Jest's ES module mode before Node.js 24.9). " +
+          'Start with a scenario that lists its orders, then `await sim.reset(scenario)`, which imports faker first.',
+      )
+    }
+    return loaded(...args)
+  }
+}
+
 export function createInstanceFactory(
   options: SimulatorOptions,
   checked: CheckedOptions,
@@ -142,12 +157,7 @@ export function createInstanceFactory(
   const resolve = resolverWith(folder, files.loadFile)
   const report = errorReporter(options.onError)
   let closed = false
-  const generate: GenerateOrders = (...args) => {
-    const loaded = generation.loaded()
-    // Resets await ready() first; only a simulator's first scenario can get here, and its maker loads the generator and tries again.
-    if (loaded === undefined) throw new GeneratorNotLoaded('The order generator was used before it was loaded.')
-    return loaded(...args)
-  }
+  const generate = generatorOf(generation)
   /** Each date: the option's when given, else the scenario's, else the default (`checked` holds option-or-default). */
   function deprecationOf(scenario: CheckedScenario): DeprecationDates {
     const pick = (name: keyof DeprecationDates): Date => {

@@ -1,7 +1,6 @@
-import { generateOrders } from '../../core/scenario/generate-orders.js'
-import { eagerGeneration } from '../../core/scenario/order-generation.js'
 import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
+import { requiredGeneration } from './required-generation.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
 import { bundledMsw } from './bundled-msw.js'
 
@@ -10,5 +9,5 @@ import { bundledMsw } from './bundled-msw.js'
  * server and `./node`'s bundled paths (Node only: it reads a scenarios folder).
  */
 export function createBundledSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, eagerGeneration(generateOrders), bundledMsw, NODE_SCENARIO_FILES)
+  return buildSimulator(options, requiredGeneration(), bundledMsw, NODE_SCENARIO_FILES)
 }

@@ -24,7 +24,7 @@ function isMissing(error: unknown, specifier: string): boolean {
 }
 
 /** The runtime's synchronous loader of modules, or undefined in a page. */
-function loader(): Require | undefined {
+export function moduleLoader(): Require | undefined {
   // Written out in full, not through a variable: the Jest preset replaces `import.meta.require` with Jest's require.
   const jestRequire = (import.meta as Meta).require
   const resolve = (import.meta as Meta).resolve?.bind(import.meta)
@@ -55,7 +55,7 @@ const INSTALL_MSW = 'npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 
  * naming what to do when msw is missing or cannot be loaded here.
  */
 export function requireMsw<T>(what: string): T {
-  const load = loader()
+  const load = moduleLoader()
   if (load === undefined) {
     throw new Error(
       `petstore-orders-simulator: ${what} needs msw, which a page loads through petstore-orders-simulator/browser (startSimulatorWorker, or its createSimulator). sim.fetch needs no msw.`,

@@ -5,8 +5,7 @@ import { bodyBytes, type Reply, type SimRequest } from '../../core/reply.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
-import { generateOrders } from '../../core/scenario/generate-orders.js'
-import { eagerGeneration } from '../../core/scenario/order-generation.js'
+import { GeneratorNotLoaded, lazyGeneration } from '../../core/scenario/order-generation.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorView } from '../../core/simulator/types.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
@@ -65,6 +64,19 @@ function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorF
   }
 }
 
+/** The test's simulator; faker is imported only for a scenario that generates orders not made ahead of time. */
+async function routeSimulator(settings: FixtureSettings): Promise<ReturnType<typeof createSimulatorCore>> {
+  const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
+  const create = () => createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, generation, NODE_SCENARIO_FILES)
+  try {
+    return create()
+  } catch (error) {
+    if (!(error instanceof GeneratorNotLoaded)) throw error
+    await generation.load()
+    return create()
+  }
+}
+
 /**
  * A simulator inside the test process, answering the browser context's
  * requests under the simulator's URL through Playwright's routing: no server,
@@ -75,11 +87,7 @@ export async function openRouteFixture(
   context: BrowserContext,
   settings: FixtureSettings,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
-  const core = createSimulatorCore(
-    { scenario: settings.scenario, baseUrl: settings.url.href },
-    eagerGeneration(generateOrders),
-    NODE_SCENARIO_FILES,
-  )
+  const core = await routeSimulator(settings)
   const { dispatcher } = internalsOf(core)
   const base = parseApiBase(settings.url.href)
   // Ends the latencies and hangs still pending when the test is over.
