@@ -14,6 +14,7 @@ const PARTS = [
   'test:mocha',
   'test:clients',
   'test:package',
+  'test:quick-starts',
   'test:matrix',
 ]
 const took = []

@@ -9,8 +9,8 @@ import { installedVersion, mustRun, prepareProject, ROOT, runtimeFiles, step } f
 const started = performance.now()
 if (!existsSync(join(ROOT, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.')
 const { files } = await runtimeFiles('clients')
-if (files['clients.test.ts'] === undefined || files['orders.client.test.ts'] === undefined)
-  throw new Error("docs/runtimes.md's clients.test.ts or README's orders.client.test.ts block is missing.")
+if (files['clients.test.ts'] === undefined || files['orders.client.test.mjs'] === undefined)
+  throw new Error("docs/runtimes.md's clients.test.ts or README's orders.client.test.mjs block is missing.")
 const tests = Object.values(files).reduce((count, text) => count + (text.match(/^test\(/gm) ?? []).length, 0)
 
 const { tools, folder } = await step('install openapi-fetch, openapi-typescript, ky and ofetch in test/runtimes/clients', () =>

@@ -1,0 +1,130 @@
+// npm run test:quick-starts: README's quick starts followed literally, as a newcomer does (issue 43): in an
+// empty folder outside the repository, the install line as README gives it (the packed tarball in place of
+// the package's name, which is not on the registry yet), the snippet saved under the name it gives, the run
+// command it gives. On the machine's Node (20) and on the newest Node from the registry. Needs `npm run build`.
+// The container and browser quick starts are not followed here: test/container.test.ts runs the image,
+// and test/browser/ the worker in Chromium.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { envWithNode, ROOT } from './registry-node.mjs'
+
+const NEWEST = process.env.QUICK_START_NODE ?? '26'
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const started = performance.now()
+const made = []
+
+/** The fenced block of README whose first line is `// <name>`, and the prose just above it. */
+function block(name) {
+  const match = new RegExp(`([^]{0,900})\`\`\`\\w+\\n(// ${name.replaceAll('.', '\\.')}[^\\n]*\\n[^]*?)\`\`\``).exec(readme)
+  if (match === null) throw new Error(`README.md has no block starting with "// ${name}".`)
+  return { before: match[1], code: match[2] }
+}
+
+/** The install line and run command README gives in the prose above a snippet, in backticks. */
+function commandsAbove(before) {
+  const install = [...before.matchAll(/`(npm install --save-dev [^`]+)`/g)].at(-1)?.[1]
+  const runCommand = [...before.matchAll(/`((?:npx|node) [^`]+)`/g)].at(-1)?.[1]
+  if (install === undefined) throw new Error(`README gives no install line above this snippet:\n${before}`)
+  return { install, runCommand }
+}
+
+function sh(command, cwd, env, timeout = 600_000) {
+  console.log(`$ ${command}`)
+  const result = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout })
+  if (result.status !== 0) throw new Error(`${command} exited with ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`)
+  // Without the colours vitest adds even to a pipe.
+  return `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '')
+}
+
+function emptyFolder(label) {
+  const folder = mkdtempSync(join(tmpdir(), `petstore-quick-start-${label}-`))
+  made.push(folder)
+  return folder
+}
+
+/** `npm install` as README writes it, the package from the tarball. */
+const installWith = (line, tarball) =>
+  `${line.replace(/(^| )petstore-orders-simulator( |$)/, `$1${tarball}$2`)} --no-audit --no-fund --loglevel=error`
+
+function consumerSuite(tarball, env) {
+  const { before, code } = block('orders.test.ts')
+  const { install, runCommand } = commandsAbove(before)
+  const folder = emptyFolder('vitest')
+  // As README's first line says: in the CommonJS package `npm init -y` makes, the file is orders.test.mts.
+  sh('npm init -y > /dev/null', folder, env)
+  sh(installWith(install, tarball), folder, env)
+  writeFileSync(join(folder, 'orders.test.mts'), code)
+  const output = sh(runCommand ?? 'npx vitest run', folder, env)
+  if (!/Tests\s+3 passed/.test(output)) throw new Error(`README's vitest file did not pass its 3 tests:\n${output}`)
+  if (!existsSync(join(folder, 'pacts/orders-web-petstore-orders-service.json')))
+    throw new Error('writePact wrote no pact where README says.')
+}
+
+function clientSuite(tarball, env) {
+  const { before, code } = block('orders.client.test.mjs')
+  const { install, runCommand } = commandsAbove(before)
+  const folder = emptyFolder('client')
+  sh(installWith(install, tarball), folder, env)
+  writeFileSync(join(folder, 'orders.client.test.mjs'), code)
+  const output = sh(runCommand ?? '', folder, env)
+  if (!/^(#|ℹ) pass 2$/m.test(output) || !/^(#|ℹ) fail 0$/m.test(output))
+    throw new Error(`README's sim.fetch file did not pass its 2 tests:\n${output}`)
+}
+
+/** README's standalone server, run where the package is installed (`npx petstore-sim`), asked as README asks it. */
+async function server(tarball, env) {
+  const folder = emptyFolder('server')
+  sh(installWith('npm install --save-dev petstore-orders-simulator', tarball), folder, env)
+  const child = spawn('npx', ['petstore-sim', '--port', '0'], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  try {
+    const base = await new Promise((resolve, reject) => {
+      let text = ''
+      const timer = setTimeout(() => reject(new Error(`no ready line in 60 s:\n${text}`)), 60_000)
+      const read = (chunk) => {
+        text += chunk
+        const ready = /Petstore simulator ready at (\S+) \(scenario: default, key: petstore-test-key/.exec(text)
+        if (ready !== null) {
+          clearTimeout(timer)
+          resolve(ready[1])
+        }
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+      child.on('exit', (code) => reject(new Error(`npx petstore-sim exited with ${code}:\n${text}`)))
+    })
+    const headers = { Authorization: 'Bearer petstore-test-key' }
+    const list = await fetch(`${base}/store/orders`, { headers })
+    const cancel = await fetch(`${base}/store/orders/1`, { method: 'DELETE', headers })
+    const shipped = await fetch(`${base}/store/orders/5`, { method: 'DELETE', headers })
+    const body = await shipped.json()
+    if (list.status !== 200 || cancel.status !== 204 || shipped.status !== 409 || body.code !== 'order_already_shipped')
+      throw new Error(`README's curl steps answered ${list.status}, ${cancel.status}, ${shipped.status} ${JSON.stringify(body)}`)
+  } finally {
+    process.kill(-child.pid, 'SIGTERM')
+  }
+}
+
+try {
+  if (!existsSync(join(ROOT, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.')
+  const packed = emptyFolder('pack')
+  const name = sh(`npm pack --ignore-scripts --silent --pack-destination ${packed} ${ROOT}`, ROOT, process.env).trim().split('\n').at(-1)
+  const tarball = join(packed, name)
+  for (const [label, env] of [
+    [`Node ${process.versions.node} (this machine's)`, process.env],
+    [`Node ${NEWEST} (the newest, from the registry)`, envWithNode(NEWEST)],
+  ]) {
+    for (const [what, follow] of [
+      ['the standalone server (npx petstore-sim)', server],
+      ['a consumer test suite with vitest', consumerSuite],
+      ['sim.fetch with node --test', clientSuite],
+    ]) {
+      console.log(`\n== ${what}, ${label} ==`)
+      await follow(tarball, env)
+    }
+  }
+  console.log(`\nEvery quick start ran as written, in ${((performance.now() - started) / 1000).toFixed(0)} s.`)
+} finally {
+  for (const folder of made) rmSync(folder, { recursive: true, force: true })
+}
