@@ -160,7 +160,8 @@ function consumerWithMsw(version: string): string {
   // msw 1 had `rest`, not `http`.
   writeFileSync(join(fake, 'index.cjs'), 'exports.rest = {}; exports.http = undefined')
   const copy = join(modules, 'petstore-orders-simulator')
-  for (const entry of ['package.json', 'dist/src', 'dist/vendor', 'dist/scenarios']) cpSync(join(root, entry), join(copy, entry), { recursive: true })
+  for (const entry of ['package.json', 'dist/src', 'dist/vendor', 'dist/scenarios'])
+    cpSync(join(root, entry), join(copy, entry), { recursive: true })
   return consumer
 }
 

@@ -32,10 +32,10 @@ function commandsAbove(before) {
 
 function sh(command, cwd, env, timeout = 600_000) {
   console.log(`$ ${command}`)
-  const result = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout })
+  // NO_COLOR: vitest colours even a pipe's output otherwise.
+  const result = spawnSync('bash', ['-c', command], { cwd, env: { ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout })
   if (result.status !== 0) throw new Error(`${command} exited with ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`)
-  // Without the colours vitest adds even to a pipe.
-  return `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '')
+  return `${result.stdout}${result.stderr}`
 }
 
 function emptyFolder(label) {
