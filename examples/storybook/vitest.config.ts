@@ -20,7 +20,7 @@ const browser = (name: string) => ({
 export default defineConfig({
   server: { host: '127.0.0.1' },
   // As .storybook/vite-final.ts says: the linked package's order model, named up front so that Vite does not reload mid-run.
-  optimizeDeps: { include: ['petstore-orders-simulator > @msw/data'] },
+  optimizeDeps: { include: ['@msw/data'] },
   test: {
     projects: [
       { extends: true, plugins: [storyOrder(), storybookTest({ configDir: '.storybook' })], test: { name: 'storybook', browser: browser('stories without the addon') } },

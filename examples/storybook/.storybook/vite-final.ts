@@ -16,7 +16,7 @@ export function viteFinal(config: InlineConfig): InlineConfig {
       ...config.optimizeDeps,
       // Linked, the package is not pre-bundled, so Vite would find the order model it imports (#msw-data, which
       // is @msw/data in a browser) only mid-run and reload the page: named up front. An installed copy needs no line.
-      include: [...(config.optimizeDeps?.include ?? []), 'petstore-orders-simulator > @msw/data'],
+      include: [...(config.optimizeDeps?.include ?? []), '@msw/data'],
     },
   }
 }
