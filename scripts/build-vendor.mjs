@@ -5,7 +5,7 @@
 // for browsers takes @msw/data itself (the "browser" condition), which it tree-shakes further than this
 // file (5 KB less in a page). The bundled packages' licences go in dist/vendor/THIRD-PARTY-LICENSES.txt.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -18,6 +18,7 @@ mkdirSync(vendor, { recursive: true })
 
 const { metafile } = await build({
   stdin: { contents: "export { Collection } from '@msw/data'", resolveDir: root, sourcefile: 'msw-data-entry.js' },
+  absWorkingDir: root,
   bundle: true,
   format: 'esm',
   platform: 'neutral',
@@ -29,19 +30,20 @@ const { metafile } = await build({
   logLevel: 'warning',
 })
 
-/** Each bundled package's licence text, found beside its package.json. */
-const packages = new Set()
+/** Each bundled package's folder, where esbuild found it (the msw 3 overlay finds them one folder up), and its licence text. */
+const packages = new Map()
 for (const input of Object.keys(metafile.inputs)) {
-  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
-  if (match !== null) packages.add(match[1])
+  const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(resolve(root, input))
+  if (match !== null) packages.set(match[2], match[1])
 }
-const notices = [...packages].sort().map((name) => {
-  const folder = join(root, 'node_modules', name)
-  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
-  const file = readdirSync(folder).find((entry) => /^(licen[cs]e|copying)(\.|$)/i.test(entry))
-  if (file === undefined) throw new Error(`${name} ships no licence file: say where its licence is before bundling it.`)
-  return `${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(join(folder, file), 'utf8').trim()}\n`
-})
+const notices = [...packages]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([name, folder]) => {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
+    const file = readdirSync(folder).find((entry) => /^(licen[cs]e|copying)(\.|$)/i.test(entry))
+    if (file === undefined) throw new Error(`${name} ships no licence file: say where its licence is before bundling it.`)
+    return `${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(join(folder, file), 'utf8').trim()}\n`
+  })
 writeFileSync(join(vendor, 'THIRD-PARTY-LICENSES.txt'), `dist/vendor/msw-data.js bundles these packages:\n\n${notices.join('\n---\n\n')}`)
 
 /** The built modules that import @msw/data (the order store is the only one today), pointed at #msw-data. */
