@@ -24,6 +24,20 @@ export class GeneratorNotLoaded extends Error {
   override name = 'GeneratorNotLoaded'
 }
 
+/**
+ * `make()` at once or, when the scenario it loads generates orders and the
+ * generator is not loaded (`GeneratorNotLoaded`), again once it is: a maker
+ * that loads faker lazily reads its scenario once when faker is not needed.
+ */
+export function withGenerator<T>(generation: OrderGeneration, make: () => T): T | Promise<Awaited<T>> {
+  try {
+    return make()
+  } catch (error) {
+    if (!(error instanceof GeneratorNotLoaded)) throw error
+    return generation.load().then(make) as Promise<Awaited<T>>
+  }
+}
+
 /** A generator that is there from the start. */
 export function eagerGeneration(generate: GenerateOrders): OrderGeneration {
   const ready = Promise.resolve(generate)

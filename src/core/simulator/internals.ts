@@ -26,6 +26,8 @@ export interface SimulatorInternals {
   folder: ScenarioFolder | undefined
   /** What the sessions hold in all, in bytes, as counted against `sessions.maxBytes`. */
   sessionBytes(): number
+  /** Whether a session with this id is live (listing them all would copy every journal). */
+  hasSession(id: string): boolean
 }
 
 export interface Revision {

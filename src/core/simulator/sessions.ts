@@ -36,6 +36,8 @@ export interface Sessions {
   get(id: string, beforeCreate?: (active: ActiveScenario) => void): SimulatorInstance
   list(): SessionInfo[]
   end(id: string): boolean
+  /** Whether a session with this id is live, without touching it. */
+  has(id: string): boolean
   /** What the sessions hold in all, in bytes, as counted against the bound. */
   bytes(): number
   /** Stops the timers of every session. */
@@ -91,7 +93,8 @@ export function createSessions(
   const dropped = new Set<string>()
   let used = 0
 
-  function release(entry: SessionEntry): void {
+  function release(id: string, entry: SessionEntry): void {
+    sessions.delete(id)
     entry.instance.lifecycle.stop()
     used -= entry.account.bytes
     entry.account.bytes = 0
@@ -99,8 +102,7 @@ export function createSessions(
   }
 
   function expire(id: string, entry: SessionEntry): void {
-    release(entry)
-    sessions.delete(id)
+    release(id, entry)
     dropped.delete(id)
     dropped.add(id)
     if (dropped.size > MAX_DROPPED_SESSIONS) dropped.delete(dropped.values().next().value as string)
@@ -172,10 +174,10 @@ export function createSessions(
     list: () => [...sessions].map(([id, entry]) => infoOf(id, entry)),
     end(id) {
       const entry = sessions.get(id)
-      if (entry === undefined) return false
-      release(entry)
-      return sessions.delete(id)
+      if (entry !== undefined) release(id, entry)
+      return entry !== undefined
     },
+    has: (id) => sessions.has(id),
     bytes: () => used,
     close() {
       for (const { instance } of sessions.values()) instance.lifecycle.stop()

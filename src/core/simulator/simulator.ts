@@ -121,5 +121,6 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     records,
     folder,
     sessionBytes: () => sessions.bytes(),
+    hasSession: (id: string) => sessions.has(id),
   })
 }

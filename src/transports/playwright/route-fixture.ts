@@ -5,7 +5,7 @@ import { bodyBytes, type Reply, type SimRequest } from '../../core/reply.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
-import { GeneratorNotLoaded, lazyGeneration } from '../../core/scenario/order-generation.js'
+import { lazyGeneration, withGenerator } from '../../core/scenario/order-generation.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorView } from '../../core/simulator/types.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
@@ -67,14 +67,9 @@ function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorF
 /** The test's simulator; faker is imported only for a scenario that generates orders not made ahead of time. */
 async function routeSimulator(settings: FixtureSettings): Promise<ReturnType<typeof createSimulatorCore>> {
   const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
-  const create = () => createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, generation, NODE_SCENARIO_FILES)
-  try {
-    return create()
-  } catch (error) {
-    if (!(error instanceof GeneratorNotLoaded)) throw error
-    await generation.load()
-    return create()
-  }
+  return withGenerator(generation, () =>
+    createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, generation, NODE_SCENARIO_FILES),
+  )
 }
 
 /**

@@ -14,7 +14,7 @@ import { sendError } from '../node/node-edge.js'
 import { packageVersion } from '../node/package-root.js'
 import type { OrderGeneration } from '../../core/scenario/order-generation.js'
 import { createServerSimulator, serverGeneration } from './server-simulator.js'
-import { GeneratorNotLoaded } from '../../core/scenario/order-generation.js'
+import { withGenerator } from '../../core/scenario/order-generation.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
@@ -88,13 +88,8 @@ function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter, mswL
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
   const generation = serverGeneration()
-  try {
-    return listen(options, generation)
-  } catch (error) {
-    // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the start is tried again.
-    if (error instanceof GeneratorNotLoaded) return generation.load().then(() => listen(options, generation))
-    throw error
-  }
+  // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the start is tried again.
+  return withGenerator(generation, () => listen(options, generation))
 }
 
 function listen(options: SimulatorServerOptions, generation: OrderGeneration): Promise<RunningSimulator> {

@@ -58,7 +58,7 @@ export function createAdminRouter(
     // Both kept for the routes: the view to act through, the id for what reaches the internals (the event stream).
     res.locals['sessionId'] = sessionId
     // A call that fails leaves no session it made behind (a reset to an unknown scenario would fill --max-sessions).
-    const made = sessionId !== null && !sim.sessions().some((session) => session.id === sessionId)
+    const made = sessionId !== null && !internals.hasSession(sessionId)
     try {
       res.locals['view'] = internals.view(sessionId, failAdmin)
     } catch (error) {
