@@ -1,6 +1,7 @@
 # The petstore-sim server as an image (docs/container.md).
 #   docker build -t petstore-orders-simulator .
-#   docker run --rm -p 4010:4010 -v "$PWD/scenarios:/scenarios" petstore-orders-simulator
+#   mkdir -p qa-scenarios
+#   docker run -p 4010:4010 --user "$(id -u):0" -v "$PWD/qa-scenarios:/scenarios" petstore-orders-simulator
 # NODE_IMAGE: any image with Node.js 20.19+ and npm at /usr/local (the official ones), here and in the build.
 ARG NODE_IMAGE=node:24-slim
 

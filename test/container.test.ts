@@ -14,6 +14,7 @@ import { IN_CI } from './support/chromium.js'
 import { freePort, ROOT } from './support/cli-process.js'
 import { send } from './support/raw-http.js'
 import { baseImage, missingTools, podmanEnv, run, WORK } from './container/podman.js'
+import { readmeContainerLines, runReadmeLines } from './container/readme-quick-start.js'
 
 const MISSING = missingTools()
 const SKIP = MISSING !== null && !IN_CI
@@ -82,8 +83,10 @@ describe.skipIf(SKIP)('the container image', () => {
     console.log(`[container] base image ${base}: ${made.cached ? 'kept from an earlier run' : 'made'} in ${seconds(since)}`)
     since = performance.now()
     const previous = run('podman', ['image', 'inspect', '--format', '{{.Id}}', IMAGE], { env, allowFailure: true }).stdout.trim()
-    // No layer cache: every run would leave its intermediate images behind. npm ci reads the cache mount instead.
-    podman('build', '--layers=false', '--format', 'docker', '--build-arg', `NODE_IMAGE=${base}`, '-t', IMAGE, '.')
+    // README's build line, as written (readme-quick-start.ts). No layer cache: every run would leave its
+    // intermediate images behind; npm ci reads the cache mount instead.
+    runReadmeLines({ base }, [readmeContainerLines().build], ROOT, env)
+    podman('tag', 'localhost/petstore-orders-simulator:latest', IMAGE)
     const built = podman('image', 'inspect', '--format', '{{.Id}}', IMAGE).stdout.trim()
     if (previous !== '' && previous !== built) run('podman', ['rmi', previous], { env, allowFailure: true })
     console.log(`[container] podman build: ${seconds(since)}`)
@@ -216,6 +219,37 @@ describe.skipIf(SKIP)('the container image', () => {
     }[]
     expect(list.find((entry) => entry.name === 'broken')).toMatchObject({ error: expect.stringContaining('not valid JSON'), line: 4 })
     expect(list.find((entry) => entry.name === 'qa-big')).toMatchObject({ error: null })
+  })
+
+  test.each([
+    ['as written (Docker, or rootful podman)', (line: string) => line],
+    [
+      "with rootless podman's :U, no --user",
+      (line: string) => line.replace(' --user "$(id -u):0"', '').replace(':/scenarios"', ':/scenarios:U"'),
+    ],
+  ])("README's quick start %s: QA's own empty folder, no load errors, a save lands in it", async (_, variant) => {
+    const { prepare, start } = readmeContainerLines()
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-container-quick-start-'))
+    const name = `petstore-sim-readme-${process.pid}-${started.length}`
+    started.push(name)
+    try {
+      const port = await freePort()
+      runReadmeLines({ base, name, port }, [...prepare, variant(start)], folder, env)
+      const origin = `http://127.0.0.1:${port}`
+      await until(async () => (await fetch(`${origin}/__sim/health`)).status === 200, `${name} to answer its health check`)
+      const logs = podman('logs', name)
+      expect(`${logs.stdout}${logs.stderr}`).toContain('scenarios folder: /scenarios (0 files)')
+      expect(`${logs.stdout}${logs.stderr}`).not.toMatch(/Failed to load/)
+      expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: KEY })).status).toBe(204)
+      const admin = { Authorization: 'Bearer qa-secret', 'Content-Type': 'application/json' }
+      const save = await fetch(`${origin}/__sim/scenarios`, { method: 'POST', headers: admin, body: '{"name":"qa-after-cancel"}' })
+      expect(save.status).toBe(201)
+      expect(readdirSync(join(folder, 'qa-scenarios'))).toEqual(['qa-after-cancel.json'])
+    } finally {
+      run('podman', ['rm', '-f', '-t', '0', name], { env, allowFailure: true })
+      // A :U mount leaves the folder owned by the image's user; only its files need to go.
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 
   test('SIGTERM as PID 1, without --init: the request in flight is answered, and it exits 0 within 2 s', async () => {
