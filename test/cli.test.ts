@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { FLAGS, VERIFY_FLAGS } from '../src/cli/flags.js'
-import { codeCacheFile } from '../src/cli/code-cache.js'
 import { createSimulator } from '../src/index.js'
 import { CLI, freePort, ROOT, useProcesses, whenReady } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
@@ -328,16 +327,8 @@ function builtCommandCopy(files: string[]): string {
   return folder
 }
 
-describe('the V8 code cache of the bundled CLI', () => {
-  test('is used when the build made one for this Node, and the CLI compiles from source when not', async () => {
-    const server = await whenReady(cli(['--port', '0'], { NODE_DEBUG: 'petstore-sim' }))
-    // The suite runs on the Node that built dist/ (npm test), and on others (npm run test:matrix).
-    const built = existsSync(codeCacheFile(join(ROOT, 'dist/cli.cjs')))
-    expect(server.stderr()).toMatch(built ? /PETSTORE-SIM \d+: V8 code cache used/ : /V8 code cache missing: compiled from source/)
-    expect((await fetch(`${server.url}/store/orders`, { headers: auth })).status).toBe(200)
-  })
-
-  test('express and msw come from the bundle beside it: the admin API and a preflight answer with no node_modules in reach', async () => {
+describe('the bundled CLI', () => {
+  test('express comes from the bundle beside it: the admin API and a preflight answer with no node_modules in reach', async () => {
     // The built command alone, where no node_modules folder is above it (as in the container image).
     const folder = builtCommandCopy(['cli.mjs', 'cli.cjs', 'cli-vendor.cjs'])
 
@@ -355,20 +346,28 @@ describe('the V8 code cache of the bundled CLI', () => {
     expect((await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(204)
   })
 
-  test.each([
-    ['damaged', (file: string) => writeFileSync(file, 'not a code cache')],
-    ['missing', () => undefined],
-  ])('when %s, the CLI compiles from source and serves as usual', async (_name, spoil) => {
-    // A copy of the built command in a package folder of its own.
-    const folder = builtCommandCopy(['cli.mjs', 'cli.cjs'])
-    spoil(codeCacheFile(join(folder, 'dist/cli.cjs')))
-
-    const server = await whenReady(
-      run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0', '--scenario', 'pending'], { NODE_DEBUG: 'petstore-sim' }),
-    )
-    expect(server.stderr()).toMatch(/V8 code cache (refused|missing): compiled from source/)
-    const response = await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })
-    expect(response.status).toBe(204)
-    expect((await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(409)
+  test('loads no msw, whatever it answers: the API, a preflight, HEAD, a body, the admin API, a 404', async () => {
+    // Run where msw is installed (this repository), with Node printing every module it loads.
+    const server = await whenReady(cli(['--port', '0', '--scenario', 'pending'], { NODE_DEBUG: 'module' }))
+    const origin = new URL(server.url).origin
+    const statuses: number[] = []
+    for (const [url, init] of [
+      [`${server.url}/store/orders`, { headers: auth }],
+      [
+        `${server.url}/store/orders/1`,
+        { method: 'OPTIONS', headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'DELETE' } },
+      ],
+      [`${server.url}/store/orders`, { method: 'HEAD', headers: auth }],
+      [`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth, body: '{}' }],
+      [`${origin}/__sim/reset`, { method: 'POST', body: '{}' }],
+      [`${origin}/nope`, {}],
+    ] as const) {
+      const response = await fetch(url, init)
+      await response.arrayBuffer()
+      statuses.push(response.status)
+    }
+    expect(statuses).toEqual([200, 204, 405, 204, 200, 404])
+    expect(server.stderr()).toMatch(/cli-vendor\.cjs/)
+    expect(server.stderr()).not.toMatch(/msw/)
   })
 })

@@ -2,9 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { http, HttpResponse } from 'msw'
 import { describe, expect, test, vi } from 'vitest'
-import { createSimulator } from '../src/index.js'
+import type { Dispatcher } from '../src/core/dispatch/dispatcher.js'
+import type { Reply } from '../src/core/reply.js'
+import { attachInternals, internalsOf } from '../src/core/simulator/internals.js'
+import type { SimulatorOptions } from '../src/core/simulator/types.js'
+import { createSimulator, type Simulator } from '../src/index.js'
 import { startSimulatorServer } from '../src/server.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
@@ -19,13 +22,19 @@ async function expectJsonError(response: Response, status: number, code: string)
   expect(await response.json()).toEqual({ code, message: expect.any(String), status })
 }
 
-/** A simulator whose GET /v1/boom handler throws: a bug the server must answer with 500 and no stack. */
-function throwingAtBoom() {
-  const sim = createSimulator()
-  const boom = http.get('*/v1/boom', () => {
+/** A simulator whose dispatcher answers `path` with `answer` (a throw is a bug the server must answer with 500 and no stack). */
+function answeringAt(path: string, answer: () => Reply, options: SimulatorOptions = {}): Simulator {
+  const sim = createSimulator(options)
+  const internals = internalsOf(sim)
+  const route: Dispatcher['route'] = (request, url) => (url.pathname === path ? answer() : internals.dispatcher.route(request, url))
+  return attachInternals({ ...sim }, { ...internals, dispatcher: { ...internals.dispatcher, route } })
+}
+
+/** A simulator whose answer at GET /v1/boom throws: a bug the server must answer with 500 and no stack. */
+function throwingAtBoom(): Simulator {
+  return answeringAt('/v1/boom', () => {
     throw new Error('secret stack')
   })
-  return { ...sim, handlers: [boom, ...sim.handlers] }
 }
 
 describe('answers that are ours', () => {
@@ -95,8 +104,9 @@ describe('answers that are ours', () => {
   })
 
   test('a handler answering Response.error() resets the connection, and the server keeps serving', async () => {
-    const sim = createSimulator({ scenario: 'missing' })
-    const failing = { ...sim, handlers: [http.get('*/v1/network-error', () => HttpResponse.error()), ...sim.handlers] }
+    const failing = answeringAt('/v1/network-error', () => ({ status: 0, headers: {}, body: null, networkError: 'test' }), {
+      scenario: 'missing',
+    })
     const { origin } = await serve({ simulator: failing }, 'express')
 
     await expect(fetch(`${origin}/v1/network-error`)).rejects.toThrow(TypeError)
@@ -221,7 +231,7 @@ test('serves under another base path', async () => {
   await expectJsonError(await fetch(`${origin}/v1/store/orders`, { headers: auth }), 404, 'not_found')
 })
 
-describe('startSimulatorServer: express is loaded on the first request that needs it', () => {
+describe('startSimulatorServer: express is loaded on the first admin request', () => {
   test('preflights, HEAD, bodies, the admin API and other paths are answered, several at once while it loads', async () => {
     const running = await startSimulatorServer({ port: 0, scenario: 'pending' })
     try {

@@ -1,18 +1,56 @@
 /** The response headers a frontend on another origin may read: without this list it sees `null` for them. */
-export const EXPOSED_HEADERS =
+const EXPOSED_HEADERS =
   'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Preference-Applied'
 
+/** What a preflight allows on a path that is no operation's: any method a client may try. */
+export const ANY_METHOD = 'GET, POST, PUT, PATCH, DELETE'
+
+/** What a preflight allows under the admin API. */
+export const ADMIN_METHODS = 'GET, POST, PUT, DELETE'
+
+const ANY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+})
+
 /**
- * The CORS headers of an API answer: the origin reflected (credentialed
- * requests work too), or `*` when there is none.
+ * The CORS headers of an API answer, so that a frontend served from another
+ * origin can read it: the origin reflected (credentialed requests work too),
+ * or `*` when there is none.
  */
-export function apiCorsHeaders(origin: string | undefined): Record<string, string> {
-  return origin === undefined
-    ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS }
-    : {
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Credentials': 'true',
-        'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-        Vary: 'Origin',
-      }
+export function apiCorsHeaders(origin: string | undefined): Readonly<Record<string, string>> {
+  if (origin === undefined) return ANY_ORIGIN
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Credentials': 'true',
+    Vary: 'Origin',
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+  }
+}
+
+/**
+ * The CORS headers of an admin answer: it names only an origin the admin
+ * guard let through, and never allows credentials.
+ */
+export function adminCorsHeaders(origin: string | undefined): Readonly<Record<string, string>> {
+  if (origin === undefined) return { 'Access-Control-Expose-Headers': EXPOSED_HEADERS }
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': EXPOSED_HEADERS }
+}
+
+/**
+ * The headers of a preflight's 204 (besides the CORS ones): the methods the
+ * path takes, Authorization and Content-Type and whatever other headers the
+ * client asked for (`Access-Control-Request-Headers`).
+ */
+export function preflightHeaders(methods: string, requestedHeaders: string | undefined): Record<string, string> {
+  const requested = (requestedHeaders ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !/^(authorization|content-type)$/i.test(name))
+  return {
+    'Access-Control-Allow-Methods': methods,
+    'Access-Control-Allow-Headers': ['Authorization', 'Content-Type', ...requested].join(', '),
+    'Access-Control-Max-Age': '600',
+    Allow: `${methods}, OPTIONS`,
+  }
 }

@@ -1,11 +1,11 @@
 // An interleaved A/B of two builds of the CLI: the list (100 orders unless BENCH_ORDERS) under
-// load (req/s, p50, p99, peak RSS), then cold start, A and B taking turns so
-// that drift on the machine hits both alike.
+// load (req/s, p50, p99, peak RSS), a CORS preflight of a cancel on the same server, then cold
+// start, A and B taking turns so that drift on the machine hits both alike.
 // Usage: BENCH_A=/path/to/before/dist/cli.mjs [BENCH_B=dist/cli.mjs] node test/bench/ab.mjs
 //   BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 5) change the length; BENCH_ORDERS (default 100) the list's size.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { coldStart, cpuMs, load, median, peakRssMiB, ROOT, ROUNDS, SECONDS, start, WRK, writeScenario } from './harness.mjs'
+import { coldStart, cpuMs, load, median, PREFLIGHT, peakRssMiB, ROOT, ROUNDS, SECONDS, start, WRK, writeScenario } from './harness.mjs'
 
 const builds = { A: process.env.BENCH_A, B: process.env.BENCH_B ?? join(ROOT, 'dist/cli.mjs') }
 for (const [name, cli] of Object.entries(builds)) {
@@ -27,7 +27,9 @@ for (let round = 0; round < ROUNDS; round++) {
     const result = load(url)
     // The server's own CPU time per request: what other work on the machine disturbs least.
     const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / result.requests
-    runs[name].push({ ...result, cpuUsPerRequest, peakRssMiB: peakRssMiB(server.pid) })
+    const peak = peakRssMiB(server.pid)
+    const preflight = load(`${url}/1`, PREFLIGHT)
+    runs[name].push({ ...result, cpuUsPerRequest, peakRssMiB: peak, preflightRps: preflight.rps })
     await server.stop()
     process.stdout.write('.')
   }
@@ -41,12 +43,12 @@ console.log(
   `${ROUNDS} interleaved rounds of ${SECONDS} s, ${WRK ? 'wrk' : 'autocannon'}, 10 connections, GET /v1/store/orders at ${orders} orders; cold start: 10 runs each, spawn to first 200.`,
 )
 console.log(
-  '| build | req/s (median; each round) | server CPU µs per request (median) | p50 ms | p99 ms | peak RSS MiB (max; each round) | cold start ms (median) |',
+  '| build | req/s (median; each round) | server CPU µs per request (median) | p50 ms | p99 ms | peak RSS MiB (max; each round) | preflight req/s (median; / list) | cold start ms (median) |',
 )
-console.log('|---|---|---|---|---|---|---|')
+console.log('|---|---|---|---|---|---|---|---|')
 for (const name of ['A', 'B']) {
   const r = runs[name]
   console.log(
-    `| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.cpuUsPerRequest)).toFixed(1)} | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(cold[name]))} |`,
+    `| ${name}: ${builds[name]} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.cpuUsPerRequest)).toFixed(1)} | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(r.map((x) => x.preflightRps)))} (${(median(r.map((x) => x.preflightRps)) / median(r.map((x) => x.rps))).toFixed(2)} x) | ${Math.round(median(cold[name]))} |`,
   )
 }

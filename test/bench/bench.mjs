@@ -17,6 +17,7 @@ import {
   median,
   peakRssMiB,
   ROOT,
+  PREFLIGHT,
   ROUNDS,
   SECONDS,
   start,
@@ -63,7 +64,7 @@ async function measure(kind, input, options) {
   return result
 }
 
-const results = { machine: {}, comparison: {}, growth: [], cancel: {}, coldStartMs: {}, inProcess: {} }
+const results = { machine: {}, comparison: {}, growth: [], cancel: {}, preflight: {}, coldStartMs: {}, inProcess: {} }
 results.machine = {
   cpus: cpus().length,
   model: cpus()[0]?.model,
@@ -125,6 +126,9 @@ console.log()
 // 3. Cancel throughput: DELETE of one order (the first is 204, the rest 409).
 results.cancel = await measure('simulator', writeScenario(100, { pending: 1 }), { method: 'DELETE', path: '/1' })
 
+// 3b. A CORS preflight of a cancel, as a page on another origin sends before it: OPTIONS /v1/store/orders/1.
+results.preflight = await measure('simulator', writeScenario(100), { ...PREFLIGHT, path: '/1' })
+
 // 4. Cold start: spawn to first 200, the CLI (default scenario) and the raw server (the 100-order body) taking turns.
 {
   const raw = [join(ROOT, 'test/bench/raw-server.mjs'), results.comparison[100].bodyFile, '0']
@@ -165,7 +169,7 @@ lines.push('|---|---|---|---|---|---|---|---|---|')
 for (const [count, row] of Object.entries(results.comparison)) {
   for (const [kind, label] of [
     ['simulator', 'Petstore simulator (CLI)'],
-    ['expressApp', 'the simulator as an express app (createSimulatorApp().app, API through msw)'],
+    ['expressApp', 'the simulator as an express app (createSimulatorApp().app)'],
     ['mswStock', 'msw + @mswjs/http-middleware, one static handler'],
     ['raw', 'raw node:http, precomputed bytes'],
   ]) {
@@ -187,6 +191,9 @@ lines.push('| Other | value |')
 lines.push('|---|---|')
 lines.push(
   `| Cancel (DELETE /v1/store/orders/1, 409 after the first) | ${f(results.cancel.rps)} req/s, p99 ${f(results.cancel.p99, 2)} ms |`,
+)
+lines.push(
+  `| CORS preflight (OPTIONS /v1/store/orders/1, Origin, Access-Control-Request-Headers: authorization) | ${f(results.preflight.rps)} req/s, p99 ${f(results.preflight.p99, 2)} ms, ${f(results.preflight.rps / results.comparison[100].simulator.rps, 2)} x the list of 100 |`,
 )
 for (const [kind, label] of [
   ['simulator', 'node dist/cli.mjs'],

@@ -1,7 +1,6 @@
 // The simulator's express app alone, as someone mounting createSimulatorApp().app
-// in their own server runs it: API requests go through msw's handlers (Fetch
-// Request and Response per request) instead of the standalone server's front
-// door. Usage: node express-app-server.mjs <scenario-file> <port>
+// in their own server runs it: express's router before the same front door the
+// standalone server runs. Usage: node express-app-server.mjs <scenario-file> <port>
 import { createServer } from 'node:http'
 import { createSimulatorApp } from '../../dist/src/server.js'
 

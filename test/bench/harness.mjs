@@ -72,11 +72,25 @@ function toMs(text) {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
 }
 
-/** Drives one URL for `seconds`; returns req/s and p50/p99 latency in ms. */
-export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
+/** The headers of every request the load sends unless `headers` is given: the key. */
+const AUTH = { Authorization: `Bearer ${KEY}` }
+
+/** What a browser sends before a cross-origin cancel with a key: the CORS preflight the bench measures. */
+export const PREFLIGHT = {
+  method: 'OPTIONS',
+  headers: {
+    Origin: 'http://localhost:5173',
+    'Access-Control-Request-Method': 'DELETE',
+    'Access-Control-Request-Headers': 'authorization',
+  },
+}
+
+/** Drives one URL for `seconds` with `headers` (default: the key); returns req/s and p50/p99 latency in ms. */
+export function load(url, { method = 'GET', seconds = SECONDS, headers = AUTH } = {}) {
   if (WRK) {
-    const script = join(work, `${method}.lua`)
-    writeFileSync(script, `wrk.method = "${method}"\nwrk.headers["Authorization"] = "Bearer ${KEY}"\n`)
+    const script = join(work, `${method}-${Object.keys(headers).length}.lua`)
+    const lines = Object.entries(headers).map(([name, value]) => `wrk.headers["${name}"] = "${value}"`)
+    writeFileSync(script, `wrk.method = "${method}"\n${lines.join('\n')}\n`)
     const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url])
     const out = execFileSync(command, args, { encoding: 'utf8' })
     return {
@@ -88,6 +102,7 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     }
   }
   const autocannon = join(ROOT, 'node_modules/autocannon/autocannon.js')
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
   const [command, args] = pinned(1, process.execPath, [
     autocannon,
     '-j',
@@ -97,8 +112,7 @@ export function load(url, { method = 'GET', seconds = SECONDS } = {}) {
     String(seconds),
     '-m',
     method,
-    '-H',
-    `Authorization=Bearer ${KEY}`,
+    ...headerArgs,
     url,
   ])
   const out = JSON.parse(execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))

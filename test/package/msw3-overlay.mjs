@@ -50,7 +50,7 @@ export function msw3Overlay() {
   return MSW3_OVERLAY
 }
 
-/** Builds the overlay with the Node of `env` (the CLI's code cache is made for its V8). */
+/** Builds the overlay with the Node of `env`. */
 export function buildMsw3Overlay(env) {
   run('npm', ['run', 'build', '--silent'], { cwd: MSW3_OVERLAY, env })
 }

@@ -107,9 +107,9 @@ export function useSimFetch(): Simulate {
 /**
  * Returns a factory that serves each fresh simulator from its own standalone
  * server on a free loopback port, closed after each test. Calls go over real
- * HTTP: through the server's listener as `npm start` runs it (API requests
- * straight to the operations), or through the express app alone (API
- * requests through msw's handlers), as someone mounting it would.
+ * HTTP: through the server's listener as `npm start` runs it, or through the
+ * express app (`createSimulatorApp().app`, the same front door mounted in
+ * express), as someone mounting it in their own app would.
  */
 export function useHttpSimulator(via: 'listener' | 'express' = 'listener'): Simulate {
   const servers: Promise<Listening>[] = []
@@ -133,5 +133,5 @@ export const TRANSPORTS = [
   { name: 'in process (setupServer)', use: useInProcessSimulator },
   { name: 'in process (sim.fetch)', use: useSimFetch },
   { name: 'over HTTP (standalone server)', use: () => useHttpSimulator('listener') },
-  { name: 'over HTTP (express app through msw)', use: () => useHttpSimulator('express') },
+  { name: 'over HTTP (createSimulatorApp().app in express)', use: () => useHttpSimulator('express') },
 ] as const

@@ -1,7 +1,6 @@
-import type { ApiError } from '../../core/api-error.js'
 import { checkBasePath } from '../../core/operations/routing.js'
 import { failInProcess } from '../../core/simulator/simulator.js'
-import type { LoadedScenario, SimulatorOptions } from '../../core/simulator/types.js'
+import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { mapValidation } from '../../core/validation-error.js'
 import type { Simulator } from '../msw/build-simulator.js'
 import type { HostCheckOptions } from '../node/host-check.js'
@@ -25,16 +24,6 @@ export interface SimulatorAppOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   log?: (line: string) => void
   /** Serve this simulator instead of creating one from the options; what it fails at goes to its own `onError`. */
   simulator?: Simulator
-}
-
-/** What the standalone server hands the express app it makes on first use. */
-export interface InternalAppOptions extends SimulatorAppOptions {
-  /** The Host check of the address the server is bound to. */
-  hostCheck?: (header: string | undefined) => ApiError | null
-  /** The scenario the server started with: a scenario file stays reachable by name over the admin API whatever was loaded since. */
-  startedWith?: LoadedScenario
-  /** Aborted when the server closes: open event streams end then, instead of holding the close. */
-  shutdown?: AbortSignal
 }
 
 /**

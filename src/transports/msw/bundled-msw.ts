@@ -1,4 +1,4 @@
-// Imported, not loaded on first use: what imports this module bundles msw (a page, the CLI) or needs it anyway (the server).
+// Imported, not loaded on first use: what imports this module bundles msw (a page) or needs it anyway.
 import * as msw from 'msw'
 import type { MswHttp } from './handlers.js'
 

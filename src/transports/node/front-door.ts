@@ -1,28 +1,35 @@
-import type { IncomingMessage, RequestListener } from 'node:http'
-import { errorReply, type ApiError } from '../../core/api-error.js'
-import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
-import type { ErrorReporter } from '../../core/dispatch/unexpected-error.js'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { ApiError, errorReply, invalidRequest } from '../../core/api-error.js'
+import { ANY_METHOD, apiCorsHeaders, preflightHeaders } from '../../core/cors.js'
+import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
+import { ErrorCode } from '../../core/error-codes.js'
+import { matchRoute, type RouteUrl } from '../../core/operations/routing.js'
+import type { Reply } from '../../core/reply.js'
+import type { SimulatorInternals } from '../../core/simulator/internals.js'
+import { type Arrival, arrival, elapsedSince } from '../../core/state/journal.js'
 import { isHealthPath } from './health.js'
-import type { RouteUrl } from '../../core/operations/routing.js'
-import { firstRawHeader, isAdminPath, logWhenFinished, NodeRequest, routeUrl, sendError, targetError } from './node-edge.js'
-import { headMemo, writeReply } from './write-reply.js'
-
-/** The requests the front door leaves to express: preflights, HEAD, anything with a body, the admin API. */
-function forExpress(req: IncomingMessage, admin: boolean): boolean {
-  const { method, url = '' } = req
-  if (method === 'OPTIONS' || method === 'HEAD') return true
-  const { rawHeaders } = req
-  const length = firstRawHeader(rawHeaders, 'content-length')
-  if ((length !== undefined && length !== '0') || firstRawHeader(rawHeaders, 'transfer-encoding') !== undefined) return true
-  return admin && isAdminPath(url)
-}
+import {
+  ADMIN_PREFIX,
+  hasBody,
+  headerOf,
+  isAdminPath,
+  logWhenFinished,
+  nodeRequest,
+  pathOf,
+  readBody,
+  routeUrl,
+  sendError,
+  targetError,
+  writeReply,
+} from './node-edge.js'
 
 export interface FrontDoorOptions {
-  dispatcher: Dispatcher
-  /** Takes every request that is not the API's, and the API's with a body, HEAD or OPTIONS. */
-  app: RequestListener
-  /** Whether the admin API is on: under `ADMIN_PREFIX`, it wins over the API's base, as in the express app. */
-  admin: boolean
+  /** The simulator the API is answered from: its dispatcher, base, body limit and own journal. */
+  internals: Pick<SimulatorInternals, 'dispatcher' | 'base' | 'bodyLimit' | 'journal'>
+  /** The API's base path as the server was given it, for the 404 of a path outside it. */
+  basePath: string
+  /** Answers every request under `ADMIN_PREFIX`, which wins over the API's base; null when the admin API is off. */
+  admin: RequestListener | null
   log?: ((line: string) => void) | undefined
   /** Told of an unexpected error (a simulator bug) that was answered with 500. */
   report: ErrorReporter
@@ -32,54 +39,118 @@ export interface FrontDoorOptions {
   health: RequestListener
 }
 
+/** One request on its way through the front door. */
+interface Exchange {
+  req: IncomingMessage
+  res: ServerResponse
+  /** The CORS headers its answer carries. */
+  cors: Readonly<Record<string, string>>
+  /** When it arrived, for the journal; null until needed (a bodiless request answered at once needs none). */
+  since: Arrival | null
+}
+
 /**
- * The standalone server's request listener. A bodiless request to the API
- * goes straight to the dispatcher, the one msw's handlers call, and its
- * answer is written from plain values: no Fetch `Request` or `Response` is
- * built, no express middleware runs. Everything else goes to the express
- * app, which answers the API too (through msw), identically.
+ * The HTTP server's request listener, the standalone server's and the
+ * express app's alike. Health first (any Host), then the Host and target
+ * checks; the admin API goes to `admin`; every other request, whatever its
+ * method, headers or body, is answered here: a CORS preflight directly, the
+ * rest by the dispatcher every transport shares (a body is read and bounded
+ * first), and a path outside the API with a JSON 404. No Fetch `Request` or
+ * `Response` is built.
  */
-export function createFrontDoor({ dispatcher, app, admin, log, report, hostCheck, health }: FrontDoorOptions): RequestListener {
-  const memo = headMemo()
+export function createFrontDoor(options: FrontDoorOptions): RequestListener {
+  const { internals, admin, log, report, hostCheck, health } = options
+  const { dispatcher, base, bodyLimit, journal } = internals
+  const where = `The simulated API is under ${options.basePath}${admin === null ? '' : `; the admin API is under ${ADMIN_PREFIX}`}.`
+
+  /** What the front door answers itself (a 404 outside the API, a body refused): recorded in the simulator's own journal. */
+  function answerOwn({ req, res, cors, since }: Exchange, error: unknown): void {
+    const reply = errorReply(error)
+    const { time, started } = since ?? arrival()
+    const path = req.url ?? ''
+    journal.record({
+      time,
+      method: req.method ?? '',
+      path,
+      status: reply.status,
+      duration: elapsedSince(started),
+      operation: null,
+      orderId: null,
+    })
+    writeReply(res, reply, cors)
+  }
+
+  /** Writes the dispatcher's answer; a HEAD gets its status and headers only, as Fetch's `Response` would have it. */
+  function send({ req, res, cors }: Exchange, reply: Reply): void {
+    writeReply(res, req.method === 'HEAD' ? { ...reply, body: null } : reply, cors)
+  }
+
+  function dispatch(exchange: Exchange, bodyLength: number): void {
+    const { req, res, cors } = exchange
+    const target = req.url as string
+    let url: RouteUrl
+    let reply: ReturnType<typeof dispatcher.route>
+    try {
+      url = routeUrl(target)
+    } catch {
+      answerOwn(exchange, invalidRequest('The Host header or the request target is not a valid URL.'))
+      return
+    }
+    try {
+      reply = dispatcher.route(nodeRequest(req, res, bodyLength), url)
+    } catch (error) {
+      // A bug of the simulator: its 500 says nothing, the report says what.
+      if (!(error instanceof ApiError)) report(error, { method: req.method ?? '', target })
+      answerOwn(exchange, error)
+      return
+    }
+    if (reply === null)
+      answerOwn(exchange, new ApiError(404, ErrorCode.NotFound, `No operation at ${req.method} ${pathOf(target)}. ${where}`))
+    else if (!(reply instanceof Promise)) send(exchange, reply)
+    else {
+      reply.then(
+        (answer) => send(exchange, answer),
+        (error: unknown) => {
+          report(error, { method: req.method ?? '', target })
+          if (!res.headersSent) writeReply(res, errorReply(error), cors)
+        },
+      )
+    }
+  }
+
+  /** A CORS preflight (any OPTIONS): the methods of the path's operation, or any. Not journaled: it reaches no operation. */
+  function preflight({ req, res, cors }: Exchange): void {
+    let methods = ANY_METHOD
+    try {
+      methods = matchRoute(routeUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
+    } catch {
+      // Not a URL: no operation's path either.
+    }
+    writeReply(res, { status: 204, headers: preflightHeaders(methods, headerOf(req, 'access-control-request-headers')), body: null }, cors)
+  }
+
   return (req, res) => {
+    if (log !== undefined) logWhenFinished(log, req, res)
     if (isHealthPath(req.url)) {
-      if (log !== undefined) logWhenFinished(log, req, res)
       health(req, res)
       return
     }
-    const refused = hostCheck(firstRawHeader(req.rawHeaders, 'host')) ?? targetError(req.url)
+    // Node's req.headers keeps the first Host of several, as this does.
+    const refused = hostCheck(req.headersDistinct.host?.[0]) ?? targetError(req.url)
     if (refused !== null) {
-      if (log !== undefined) logWhenFinished(log, req, res)
       sendError(res, refused)
       return
     }
-    if (forExpress(req, admin)) {
-      app(req, res)
+    if (admin !== null && isAdminPath(req.url as string)) {
+      admin(req, res)
       return
     }
-    let url: RouteUrl
-    try {
-      url = routeUrl(req.url as string)
-    } catch {
-      app(req, res)
-      return
+    const exchange: Exchange = { req, res, cors: apiCorsHeaders(headerOf(req, 'origin')), since: null }
+    if (req.method === 'OPTIONS') preflight(exchange)
+    else if (!hasBody(req)) dispatch(exchange, 0)
+    else {
+      exchange.since = arrival()
+      readBody(req, bodyLimit, (error, body) => (error === null ? dispatch(exchange, body.length) : answerOwn(exchange, error)))
     }
-    const reply = dispatcher.route(new NodeRequest(req, res), url)
-    if (reply === null) {
-      app(req, res)
-      return
-    }
-    if (log !== undefined) logWhenFinished(log, req, res)
-    if (!(reply instanceof Promise)) {
-      writeReply(req, res, reply, memo)
-      return
-    }
-    reply.then(
-      (answer) => writeReply(req, res, answer, memo),
-      (error: unknown) => {
-        report(error, { method: req.method ?? '', target: req.url ?? '' })
-        if (!res.headersSent) writeReply(req, res, errorReply(error))
-      },
-    )
   }
 }

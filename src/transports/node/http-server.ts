@@ -54,8 +54,23 @@ function parserError(error: NodeJS.ErrnoException, server: Server, headersIn: bo
   }
 }
 
-/** The response a connection is writing: Node's own mark (unset until a request is read, null between requests). */
-const responseOf = (socket: Duplex) => (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null
+/**
+ * The responses a server owes, by connection: one is owed from the moment its
+ * request's headers arrive until it is sent or its connection closes. Nothing
+ * is kept past that: a finished response held on to outlives its request.
+ */
+function owedResponses(server: Server): Map<Duplex, ServerResponse> {
+  const owed = new Map<Duplex, ServerResponse>()
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const { socket } = req
+    owed.set(socket, res)
+    res.once('close', () => {
+      // Pipelined requests are answered in order: a later one may own the connection by now.
+      if (owed.get(socket) === res) owed.delete(socket)
+    })
+  })
+  return owed
+}
 
 /**
  * The Node HTTP server for a listener (a `SimulatorApp`'s, or any express
@@ -74,8 +89,9 @@ export function createHttpServer(listener: RequestListener, timeouts: RequestTim
   }
   // A missing Host is refused by the Host check, with an Error body, rather than by Node with an empty one.
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...bounds }, listener)
+  const owed = owedResponses(server)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const response = responseOf(socket)
+    const response = owed.get(socket) ?? null
     // An answer already begun cannot be followed by another: its client gets a cut answer instead.
     if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
       socket.destroy()
@@ -100,12 +116,10 @@ export function trackConnections(server: Server): { closeWaiting(): void } {
     open.add(socket)
     socket.once('close', () => open.delete(socket))
   })
+  const owed = owedResponses(server)
   return {
     closeWaiting() {
-      for (const socket of open) {
-        // Read as http-terminator reads it: no per-request listener or reference.
-        if (responseOf(socket) === null) socket.destroy()
-      }
+      for (const socket of open) if (!owed.has(socket)) socket.destroy()
     },
   }
 }

@@ -1,17 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorReply, invalidRequest, type ApiError } from '../../core/api-error.js'
-import { EXPOSED_HEADERS } from '../../core/cors.js'
-import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../core/reply.js'
-import { quote } from '../../core/quote-value.js'
+import { type ApiError, errorReply, invalidRequest, payloadTooLarge } from '../../core/api-error.js'
 import type { RouteUrl } from '../../core/operations/routing.js'
+import { quote } from '../../core/quote-value.js'
+import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../core/reply.js'
 
 /**
- * Node's side of every HTTP answer, shared by the front door and the express
- * app: reading a request (target, URL, headers), writing a `Reply` (paced or
- * not), CORS and the request log.
+ * Node's side of every HTTP answer, shared by the front door, the health
+ * check and the admin API: reading a request (target, URL, headers, body),
+ * writing a `Reply` (paced or not) and the request log.
  */
 
-/** Where the standalone server's admin API lives. */
+/** Where the admin API lives. */
 export const ADMIN_PREFIX = '/__sim'
 
 /** Whether a request-target is for the admin API. */
@@ -28,91 +27,47 @@ export function isAdminPath(url: string): boolean {
  * whole server; routing never reads the Host header.
  */
 export function targetError(target: string | undefined): ApiError | null {
-  if (target !== undefined && target.charCodeAt(0) === 47 /* "/" */ && !target.startsWith('//')) return null
+  if (target?.startsWith('/') === true && !target.startsWith('//')) return null
   const shown = quote(target ?? '')
   return invalidRequest(`The request target ${shown} is not a path: this server is not a proxy; send the path, such as /v1/store/orders.`)
 }
 
-/** The URL of a request, from its target alone (checked by `targetError`). */
-export function requestUrl(target: string): URL {
-  // One string, not (target, base): a base URL is parsed anew on every call.
-  return new URL(`http://localhost${target}`)
-}
-
-/** The URL of a request's path without its query, which routing never reads: a long query is not copied. */
-function pathUrl(target: string): URL {
-  const query = target.indexOf('?')
-  return requestUrl(query === -1 ? target : target.slice(0, query))
-}
-
-/** The origin `requestUrl` gives every request: routing compares it with a pinned base's. */
+/** The origin routing sees on every request: it compares it with a pinned base's. */
 const REQUEST_ORIGIN = 'http://localhost'
 
-/** Whether a character code may stand in a path that a `URL` would leave as it is: letters, digits, "/", "-", "_", "~". */
-function plainPathCode(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 47 && code <= 57) || code === 45 || code === 95 || code === 126
-  )
+/** A path a `URL` would leave as it is: letters, digits, "/", "-", "_", "~". */
+const PLAIN_PATH = /^[\w\-~/]*$/
+
+/** The path of a request-target, without its query or fragment: what a 404 names. */
+export function pathOf(target: string): string {
+  const end = target.search(/[?#]/)
+  return end === -1 ? target : target.slice(0, end)
 }
 
 /**
- * What routing reads of a request-target (checked by `targetError`): read off
- * the path itself when it is plain (no dot, escape or other character a `URL`
- * would rewrite), else from a parsed `URL`. Most requests parse none.
+ * What routing reads of a request-target (checked by `targetError`): the
+ * path as sent when a `URL` would not rewrite it, else as a `URL` parses it
+ * (dot segments, escapes). The query is never read.
  */
 export function routeUrl(target: string): RouteUrl {
   const query = target.indexOf('?')
-  const end = query === -1 ? target.length : query
-  for (let index = 0; index < end; index++) if (!plainPathCode(target.charCodeAt(index))) return pathUrl(target)
-  return { origin: REQUEST_ORIGIN, pathname: query === -1 ? target : target.slice(0, query) }
+  const path = query === -1 ? target : target.slice(0, query)
+  if (PLAIN_PATH.test(path)) return { origin: REQUEST_ORIGIN, pathname: path }
+  return new URL(`${REQUEST_ORIGIN}${path}`)
 }
 
-const lowerCode = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code)
-
-/** Whether two header names are the same, ignoring ASCII case, compared without making lower-cased copies. */
-function isHeaderName(name: string, wanted: string): boolean {
-  if (name.length !== wanted.length) return false
-  for (let index = 0; index < name.length; index++) {
-    if (lowerCode(name.charCodeAt(index)) !== lowerCode(wanted.charCodeAt(index))) return false
-  }
-  return true
-}
-
-/** A header's value from the raw list, repeated ones joined with ", " as Fetch joins them (Node keeps only the first Authorization). */
-export function rawHeader(raw: readonly string[], name: string): string | null {
-  let value: string | null = null
-  for (let index = 0; index < raw.length; index += 2) {
-    if (isHeaderName(raw[index] as string, name)) {
-      const next = raw[index + 1] as string
-      value = value === null ? next : `${value}, ${next}`
-    }
-  }
-  return value
+/** A header's value, repeated ones joined with ", " as Fetch joins them (`req.headers` keeps only the first Authorization). */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  return req.headersDistinct[name.toLowerCase()]?.join(', ')
 }
 
 /**
- * The first value of a header Node keeps one of (Host, Content-Length), as
- * `req.headers` has it: read off the raw list, so that the bodiless API path
- * never makes Node build `req.headers`.
+ * What the operations read of a Node request whose body was read and bounded
+ * before. `signal` (an AbortController and a close listener) is made only
+ * when a latency or a hang asks for it: one for every request cost more than
+ * half the list's req/s (npm run bench:ab).
  */
-export function firstRawHeader(raw: readonly string[], name: string): string | undefined {
-  for (let index = 0; index < raw.length; index += 2) if (isHeaderName(raw[index] as string, name)) return raw[index + 1]
-  return undefined
-}
-
-/** Every header of the raw list as Fetch `Headers`, which join repeated ones the same way. */
-export function fetchHeaders(raw: readonly string[]): Headers {
-  const headers = new Headers()
-  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index] as string, raw[index + 1] as string)
-  return headers
-}
-
-/**
- * What the operations read of a Node request. A class rather than an object
- * literal with a getter: V8 gives each such literal a map of its own, and
- * under load those maps filled the old space (docs/performance.md).
- */
-export class NodeRequest implements SimRequest {
+class NodeRequest implements SimRequest {
   readonly method: string
   readonly target: string
   #controller: AbortController | undefined
@@ -120,18 +75,17 @@ export class NodeRequest implements SimRequest {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    private readonly bodyLength = 0,
+    private readonly bodyLength: number,
   ) {
     this.method = req.method ?? 'GET'
-    // As sent: no copy of a long query string is made for the journal.
-    this.target = req.url as string
+    this.target = req.url ?? '/'
   }
 
   header(name: string): string | null {
-    return rawHeader(this.req.rawHeaders, name)
+    return headerOf(this.req, name) ?? null
   }
 
-  /** Made only when a latency or a hang asks for it: most requests never wait. */
+  /** Aborts when the client leaves before its answer is sent: a latency or a hang ends then. */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = new AbortController()
@@ -144,10 +98,50 @@ export class NodeRequest implements SimRequest {
     return this.#controller.signal
   }
 
-  /** The body was read (and bounded) before the request got here. */
   bodyExceeds(limit: number): boolean {
     return this.bodyLength > limit
   }
+}
+
+/** What the operations read of a Node request whose body (`bodyLength` bytes) was read and bounded. */
+export function nodeRequest(req: IncomingMessage, res: ServerResponse, bodyLength: number): SimRequest {
+  return new NodeRequest(req, res, bodyLength)
+}
+
+/** Whether a request comes with a body to read: a Content-Length (0 included) or a Transfer-Encoding. */
+export function hasBody(req: IncomingMessage): boolean {
+  const { headersDistinct } = req
+  return headersDistinct['content-length'] !== undefined || headersDistinct['transfer-encoding'] !== undefined
+}
+
+/**
+ * Reads a request's body, whatever its type, refusing one over `limit`
+ * bytes with 413 (one declared larger is not read at all: Node discards the
+ * rest once the answer is sent). `done` gets the body, or the error to answer.
+ */
+export function readBody(req: IncomingMessage, limit: number, done: (error: ApiError | null, body: Buffer) => void): void {
+  const declared = req.headersDistinct['content-length']?.[0]
+  if (declared !== undefined && Number(declared) > limit) {
+    done(payloadTooLarge(limit), Buffer.alloc(0))
+    return
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  let finished = false
+  const finish = (error: ApiError | null) => {
+    if (finished) return
+    finished = true
+    req.off('data', onData)
+    done(error, error === null ? Buffer.concat(chunks, size) : Buffer.alloc(0))
+  }
+  const onData = (chunk: Buffer) => {
+    size += chunk.length
+    if (size > limit) finish(payloadTooLarge(limit))
+    else chunks.push(chunk)
+  }
+  req.on('data', onData)
+  req.once('end', () => finish(null))
+  req.once('error', () => finish(invalidRequest('The request body could not be read.')))
 }
 
 /** Writes the pieces of a paced body one every `paceMs / PACE_PIECES`, stopping if the client leaves. */
@@ -162,46 +156,33 @@ function writePaced(res: ServerResponse, body: Uint8Array, paceMs: number): void
   setTimeout(next, paceMs / PACE_PIECES)
 }
 
-/** Writes an answer of the operations to Node's response. */
-export function sendReply(res: ServerResponse, reply: Reply): void {
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
+
+/**
+ * Writes an answer to Node's response: `headers` (the CORS ones) and the
+ * reply's in one `writeHead`, with Content-Length when it has a body, then
+ * the body, at once or paced. A network failure drops the connection, as a
+ * client sees one. Headers set before (`res.setHeader`) are kept.
+ */
+export function writeReply(res: ServerResponse, reply: Reply, headers: Readonly<Record<string, string>> = NO_HEADERS): void {
   if (reply.networkError !== undefined) {
-    // What a client sees of a network failure: the connection drops.
     res.socket?.destroy()
     return
   }
-  res.statusCode = reply.status
-  for (const name in reply.headers) res.setHeader(name, reply.headers[name] as string)
-  if (reply.body === null) {
-    res.end()
-    return
-  }
-  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
-  res.setHeader('Content-Length', body.byteLength)
-  if (reply.paceMs !== undefined && body.byteLength > 0) writePaced(res, body, reply.paceMs)
+  const head: string[] = []
+  for (const name in headers) head.push(name, headers[name] as string)
+  for (const name in reply.headers) head.push(name, reply.headers[name] as string)
+  const body = reply.body === null ? null : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
+  if (body !== null) head.push('Content-Length', String(body.byteLength))
+  res.writeHead(reply.status, head)
+  if (body === null) res.end()
+  else if (reply.paceMs !== undefined && body.byteLength > 0) writePaced(res, body, reply.paceMs)
   else res.end(body)
 }
 
 /** Sends any thrown value as an Error body (an `ApiError` as itself, anything else as a 500). */
 export function sendError(res: ServerResponse, error: unknown): void {
-  sendReply(res, errorReply(error))
-}
-
-/**
- * The CORS headers every answer carries, so that a frontend served from
- * another origin can read it: the origin is reflected (credentialed requests
- * work too), or `*` when there is none. An admin answer names only an origin
- * the admin guard let through, and never allows credentials.
- */
-export function setCorsHeaders(req: IncomingMessage, res: ServerResponse, admin = false): void {
-  const { origin } = req.headers
-  if (origin !== undefined) {
-    res.setHeader('Access-Control-Allow-Origin', origin)
-    if (!admin) res.setHeader('Access-Control-Allow-Credentials', 'true')
-    res.setHeader('Vary', 'Origin')
-  } else if (!admin) {
-    res.setHeader('Access-Control-Allow-Origin', '*')
-  }
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+  writeReply(res, errorReply(error))
 }
 
 /** Logs one line per answered request once it is sent: `GET /v1/store/orders 200 1.2ms`. */

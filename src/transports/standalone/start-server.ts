@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { errorReporter, type ErrorReporter } from '../../core/dispatch/unexpected-error.js'
+import { errorReporter } from '../../core/dispatch/error-reporter.js'
 import { internalsOf } from '../../core/simulator/internals.js'
-import { simulatorFor, type InternalAppOptions, type SimulatorAppOptions } from '../express/app-options.js'
-import type { MswHttp } from '../msw/handlers.js'
+import type { AdminAppOptions } from '../express/admin-app.js'
+import { type SimulatorAppOptions, simulatorFor } from '../express/app-options.js'
 import type { Simulator } from '../msw/msw-simulator.js'
 import { createFrontDoor } from '../node/front-door.js'
 import { createHealthCheck } from '../node/health.js'
@@ -61,24 +61,18 @@ export const DEFAULT_PORT = 4010
 export const DEFAULT_HOST = '127.0.0.1'
 
 /**
- * The express app, loaded on the first request that needs it (a preflight,
- * the admin API, a path outside the API, an API request with a body or HEAD).
- * A server that only answers the API never loads express, which saves memory
- * and start-up time (docs/performance.md).
+ * The admin API's express app, loaded on the first admin request: a server
+ * that only answers the API never loads express, which saves memory and
+ * start-up time (docs/performance.md).
  */
-function lazyExpressApp(options: InternalAppOptions, report: ErrorReporter, mswLoaded: (msw: () => MswHttp) => void): RequestListener {
+function lazyAdminApp(sim: Simulator, options: AdminAppOptions): RequestListener {
   let app: Promise<RequestListener> | undefined
   return (req, res) => {
-    app ??= Promise.all([import('../express/express-app.js'), import('../msw/bundled-msw.js')]).then(
-      ([{ createSimulatorApp }, { bundledMsw }]) => {
-        mswLoaded(bundledMsw)
-        return createSimulatorApp(options).app
-      },
-    )
+    app ??= import('../express/admin-app.js').then(({ createAdminApp }) => createAdminApp(sim, options))
     app.then(
       (listener) => listener(req, res),
       (error: unknown) => {
-        report(error, { method: req.method ?? '', target: req.url ?? '' })
+        options.report(error, { method: req.method ?? '', target: req.url ?? '' })
         sendError(res, error)
       },
     )
@@ -93,38 +87,30 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
 }
 
 function listen(options: SimulatorServerOptions, generation: OrderGeneration): Promise<RunningSimulator> {
-  let mswLoaded: (msw: () => MswHttp) => void = () => {}
-  const { sim, basePath } = simulatorFor(options, (simulatorOptions) => {
-    const made = createServerSimulator(simulatorOptions, generation)
-    mswLoaded = made.mswLoaded
-    return made.sim
-  })
+  const { sim, basePath } = simulatorFor(options, (simulatorOptions) => createServerSimulator(simulatorOptions, generation))
   // Its timers are ours to stop only when we made it.
   const ownsSimulator = options.simulator === undefined
   const host = options.host ?? DEFAULT_HOST
-  const admin = options.admin ?? true
   // Not on the loopback: never an open admin API (as Jupyter does, a token made now and printed).
-  const adminToken = !admin ? null : (options.adminToken ?? (isLoopbackBind(host) ? null : randomBytes(18).toString('base64url')))
-  const hostCheck = createHostCheck({ allowedHosts: options.allowedHosts, ownAddresses: ownAddresses(host) })
+  const adminToken =
+    options.admin === false ? null : (options.adminToken ?? (isLoopbackBind(host) ? null : randomBytes(18).toString('base64url')))
   const shutdown = new AbortController()
-  const appOptions = {
-    ...options,
-    ...(adminToken === null ? {} : { adminToken }),
-    simulator: sim,
-    startedWith: sim.scenario(),
-    hostCheck,
-    shutdown: shutdown.signal,
-  }
-  const { dispatcher } = internalsOf(sim)
   // What the server itself fails at; what the simulator fails at, its own onError is told.
   const report = errorReporter(options.onError)
+  const admin = {
+    token: adminToken ?? undefined,
+    adminOrigins: options.adminOrigins,
+    startedWith: sim.scenario(),
+    shutdown: shutdown.signal,
+    report,
+  }
   const listener = createFrontDoor({
-    dispatcher,
-    app: lazyExpressApp(appOptions, report, mswLoaded),
-    admin,
+    internals: internalsOf(sim),
+    basePath,
+    admin: options.admin === false ? null : lazyAdminApp(sim, admin),
     log: options.log,
     report,
-    hostCheck,
+    hostCheck: createHostCheck({ allowedHosts: options.allowedHosts, ownAddresses: ownAddresses(host) }),
     health: createHealthCheck(packageVersion(), () => shutdown.signal.aborted),
   })
   return new Promise((resolve, reject) => {
