@@ -2,7 +2,7 @@ import { ApiError } from './api-error.js'
 import { ErrorCode } from './error-codes.js'
 
 /** RFC 6750 section 2.1: `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`. */
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/
+export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/
 /** RFC 9110 section 11.6.2: the scheme, then one or more spaces, then the credentials. The scheme is case-insensitive. */
 const BEARER_CREDENTIALS = /^Bearer +(\S.*)$/i
 
@@ -50,20 +50,3 @@ export function assertAuthorized(header: string | null, acceptedKeys: ReadonlySe
 
 /** Checks a key as `assertAuthorized` does. */
 export type KeyCheck = (header: string | null, acceptedKeys: ReadonlySet<string>) => void
-
-/**
- * `assertAuthorized`, remembering the last header it let through and the keys
- * it was checked against: a client sends the same header on every request, and
- * comparing it costs less than reading it again. One entry: one header, which
- * the transports bound.
- */
-export function createKeyCheck(): KeyCheck {
-  let lastHeader: string | null = null
-  let lastKeys: ReadonlySet<string> | null = null
-  return (header, acceptedKeys) => {
-    if (header === lastHeader && acceptedKeys === lastKeys) return
-    assertAuthorized(header, acceptedKeys)
-    lastHeader = header
-    lastKeys = acceptedKeys
-  }
-}

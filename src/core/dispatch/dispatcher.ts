@@ -1,17 +1,48 @@
-import { ApiError } from '../api-error.js'
-import { createKeyCheck } from '../bearer-auth.js'
-import { ErrorCode } from '../error-codes.js'
-import type { Int64Key } from '../int64.js'
+import { ApiError, errorReply } from '../api-error.js'
+import { assertAuthorized } from '../bearer-auth.js'
 import type { OperationConfig } from '../operations/operation.js'
 import { describeOperations, OPERATIONS, type OperationId } from '../operations/registry.js'
-import { isUnderBase, matchRoute, rememberedRoute, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
-import { quote } from '../quote-value.js'
+import { isUnderBase, rememberedRoute, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
 import type { Reply, SimRequest } from '../reply.js'
-import type { JournalWriter } from '../state/journal.js'
-import { answer, type AnswerContext, type AnswerSubject } from './answer.js'
-import { afterDelay, EMPTY, type Instance } from './keyed-answer.js'
-import { sleep } from './misbehaviour.js'
-import type { ErrorReporter } from './unexpected-error.js'
+import { elapsedSince, type JournalWriter } from '../state/journal.js'
+import { systemTime, type TimeSource } from '../time-source.js'
+import { NO_HEADERS, type DispatchSetup, type Instance, type RequestContext, type Step } from './request-context.js'
+import {
+  answerOperation,
+  answerPreferred,
+  answerUnknown,
+  checkBodySize,
+  checkKey,
+  findSession,
+  injectFault,
+  limitRate,
+  noteProviderState,
+  refuseBadSession,
+  waitLatency,
+} from './steps.js'
+import type { ErrorReporter } from './error-reporter.js'
+
+/**
+ * The steps of a request to an operation, in order (steps.ts). Each reads and
+ * fills the request's context; the first that answers (or throws) ends it, and
+ * whatever answered, the journal records it last (`settle`).
+ */
+const OPERATION_STEPS: readonly Step[] = [
+  findSession, // the state it acts on (X-Sim-Session) and the journal that records it
+  checkBodySize, // 413 past the body limit, a transport limit, before any rule
+  refuseBadSession, // the 400 or 401 of a session that could not be found or made
+  noteProviderState, // what the answer depends on as the request arrived, for a pact
+  waitLatency, // the latency set for the operation
+  injectFault, // a fault: an error, a dropped connection or a hang instead of the answer; or a slow or broken body
+  limitRate, // 429 past the key's window; RateLimit headers on what follows
+  checkKey, // 401 without an accepted bearer key
+  answerPreferred, // `Prefer: code=`: the documented answer asked for, no change of state
+  answerOperation, // the operation's own rule
+  // and last, whatever answered or failed: the journal entry (`settle`)
+]
+
+/** The steps of a request under the base that no operation takes: recorded in its session's journal, whatever its session. */
+const UNKNOWN_STEPS: readonly Step[] = [findSession, checkBodySize, answerUnknown]
 
 /** What the dispatcher reads from the simulator on every request. */
 export interface DispatchContext {
@@ -27,6 +58,8 @@ export interface DispatchContext {
   bodyLimit: number
   /** Told of every error answered 500 `internal_error`. */
   report: ErrorReporter
+  /** The time the journal records and the latency waits by; the machine's by default. */
+  time?: TimeSource
 }
 
 /** The service's operations, answered from plain values: what every transport calls. */
@@ -41,95 +74,129 @@ export interface Dispatcher {
   route(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> | null
 }
 
-/** Whether the journal entry of this request must say its session was recreated (true once). */
-function announceRecreated(instance: Instance): boolean {
-  if (instance.recreatedUnannounced !== true) return false
-  instance.recreatedUnannounced = false
-  return true
+/** Records a request's answer in the journal, then hands the answer on. */
+function settle(context: RequestContext, reply: Reply, error: ApiError | null): Reply {
+  const { inPact } = context
+  context.journal.record({
+    time: context.time,
+    method: context.request.method,
+    path: context.request.target,
+    status: reply.status,
+    duration: elapsedSince(context.started),
+    operation: context.operation?.id ?? null,
+    orderId: context.orderId,
+    sessionRecreated: context.sessionRecreated,
+    inPact,
+    // Read only for a pact's requests: the others need none of it.
+    given: inPact ? context.given : null,
+    authorization: inPact ? context.authorization : null,
+    code: inPact && error !== null ? error.code : null,
+    message: inPact && error !== null ? error.message : null,
+  })
+  return reply
 }
 
-/** What a request is about, before it is answered: the pact's fields are filled in while answering. */
-function subjectOf(operation: OperationId | null, orderId: Int64Key | null, headers: Readonly<Record<string, string>>): AnswerSubject {
-  return { operation, orderId, headers, contract: false, given: null, authorization: null }
+/** A failure as the Error body to answer, with the headers the steps added; what is no `ApiError` (a bug, a broken environment) is reported too. */
+function settleFailure(context: RequestContext, error: unknown): Reply {
+  if (!(error instanceof ApiError)) {
+    context.setup.report(error, context.request)
+    return settle(context, errorReply(error, context.headers), null)
+  }
+  const { extra } = context
+  const answered = extra === undefined ? error : new ApiError(error.status, error.code, error.message, { ...error.headers, ...extra })
+  return settle(context, errorReply(answered, context.headers), answered)
+}
+
+/** Runs `steps` from `first` until one answers; synchronous as long as they are. */
+function runFrom(context: RequestContext, steps: readonly Step[], first: number): Reply | Promise<Reply> {
+  for (let index = first; index < steps.length; index++) {
+    const outcome = (steps[index] as Step)(context)
+    if (outcome instanceof Promise) return outcome.then((answered) => answered ?? runFrom(context, steps, index + 1))
+    if (outcome !== undefined) return outcome
+  }
+  // The last step of each list answers or throws: reaching here is a bug, answered 500 and reported.
+  throw new Error('No dispatch step answered the request.')
+}
+
+/**
+ * Answers one request through `steps` and records it in the journal. Every
+ * failure, expected or not, leaves as an Error body, never a stack trace.
+ * Synchronous when every step is: no promise or microtask on the common path.
+ */
+function dispatch(context: RequestContext, steps: readonly Step[]): Reply | Promise<Reply> {
+  let answered: Reply | Promise<Reply>
+  try {
+    answered = runFrom(context, steps, 0)
+  } catch (error) {
+    return settleFailure(context, error)
+  }
+  if (!(answered instanceof Promise)) return settle(context, answered, null)
+  return answered.then(
+    (reply) => settle(context, reply, null),
+    (error: unknown) => settleFailure(context, error),
+  )
+}
+
+/** A request's context as it arrives: nothing found out yet. */
+function arrive(
+  setup: DispatchSetup,
+  request: SimRequest,
+  operation: Operation | null,
+  param: string,
+  url: RouteUrl | null,
+): RequestContext {
+  return {
+    setup,
+    request,
+    operation,
+    param,
+    orderId: operation !== null && 'orderIdOf' in operation ? operation.orderIdOf(param) : null,
+    url,
+    time: setup.time.now(),
+    started: performance.now(),
+    instance: null,
+    refusal: undefined,
+    journal: setup.journal,
+    sessionRecreated: false,
+    headers: NO_HEADERS,
+    fault: undefined,
+    extra: undefined,
+    inPact: false,
+    given: null,
+    authorization: null,
+  }
+}
+
+/** What every request of a dispatcher reads, made once from the simulator's context. */
+function setupOf(context: DispatchContext): DispatchSetup {
+  const alwaysHeaders = new Map<OperationId, Readonly<Record<string, string>>>(
+    OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : NO_HEADERS]),
+  )
+  return {
+    base: context.base,
+    instanceFor: (request) => context.instanceFor(request),
+    journal: context.journal,
+    bodyLimit: context.bodyLimit,
+    report: context.report,
+    time: context.time ?? systemTime,
+    checkKey: assertAuthorized,
+    // The headers of a state's own scenario (its deprecation dates), else the simulator's: made per request, pets only.
+    headersOf(operation, instance) {
+      const deprecation = instance?.settings().deprecation
+      if (deprecation === undefined || !('headers' in operation)) return alwaysHeaders.get(operation.id) ?? NO_HEADERS
+      return operation.headers({ deprecation })
+    },
+    operations: describeOperations(context.base.path),
+  }
 }
 
 /** Creates the dispatcher of a simulator's state. */
 export function createDispatcher(context: DispatchContext): Dispatcher {
+  const setup = setupOf(context)
   const { base } = context
-  const checkKey = createKeyCheck()
-  const alwaysHeaders = new Map<OperationId, Readonly<Record<string, string>>>(
-    OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : EMPTY]),
-  )
-  // The headers of a state's own scenario (its deprecation dates), else the simulator's: made per request, pets only.
-  const headersOf = (definition: Operation, instance: Instance | null): Readonly<Record<string, string>> => {
-    const deprecation = instance?.settings().deprecation
-    if (deprecation === undefined || !('headers' in definition)) return alwaysHeaders.get(definition.id) ?? EMPTY
-    return definition.headers({ deprecation })
-  }
-
-  /** How a request is answered: recorded in its instance's journal, or in the simulator's own when it reaches none. */
-  const contextOf = (instance: Instance | null): AnswerContext => ({
-    journal: instance?.journal ?? context.journal,
-    bodyLimit: context.bodyLimit,
-    sessionRecreated: instance !== null && announceRecreated(instance),
-    report: context.report,
-  })
-
-  function answerContext(request: SimRequest): AnswerContext {
-    try {
-      return contextOf(context.instanceFor(request))
-    } catch {
-      return contextOf(null)
-    }
-  }
-
-  function operation(request: SimRequest, definition: Operation, param: string): Reply | Promise<Reply> {
-    const orderId = 'orderIdOf' in definition ? definition.orderIdOf(param) : null
-    let instance: Instance
-    try {
-      instance = context.instanceFor(request)
-    } catch (error) {
-      return answer(contextOf(null), request, subjectOf(definition.id, orderId, headersOf(definition, null)), () => {
-        throw error
-      })
-    }
-    const headers = headersOf(definition, instance)
-    const subject = subjectOf(definition.id, orderId, headers)
-    return answer(contextOf(instance), request, subject, () => {
-      // The state the answer depends on, as it was when the request arrived: one lookup, for a pact's provider state.
-      if (orderId !== null) subject.given = instance.store.find(orderId)?.status ?? 'absent'
-      else if (definition.id === 'listOrders' && instance.settings().exposeStatus) subject.given = 'status-exposed'
-      const delay = instance.controls.delayFor(definition.id)
-      if (delay === 0) return afterDelay(request, definition, param, orderId, instance, subject, headers, checkKey)
-      return sleep(delay, request.signal).then(() => afterDelay(request, definition, param, orderId, instance, subject, headers, checkKey))
-    })
-  }
-
-  const operations = describeOperations(base.path)
-  function unknown(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> {
-    return answer(
-      answerContext(request),
-      request,
-      { operation: null, orderId: null, headers: EMPTY, contract: false, given: null, authorization: null },
-      () => {
-        const match = matchRoute(url, base)
-        if (match === null) {
-          throw new ApiError(
-            404,
-            ErrorCode.NotFound,
-            `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${operations}.`,
-          )
-        }
-        const allowed = match.operation.method
-        // What the standalone server answers too: the path's methods, no body.
-        if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allowed}, OPTIONS` }, body: null }
-        throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, {
-          Allow: allowed,
-        })
-      },
-    )
-  }
-
+  const operation = (request: SimRequest, definition: Operation, param: string) =>
+    dispatch(arrive(setup, request, definition, param, null), OPERATION_STEPS)
+  const unknown = (request: SimRequest, url: RouteUrl) => dispatch(arrive(setup, request, null, '', url), UNKNOWN_STEPS)
   // Under a bare "/" on any origin there is nothing to scope a catch-all by: it would take every request the process makes.
   const answersUnknown = !context.fallthrough && (base.origin !== null || base.path !== '')
   const routeOf = rememberedRoute(base)

@@ -73,7 +73,7 @@ export function createView(
     },
     pact(options) {
       const names = checkedBy('write a pact of', () => checkPactNames(options))
-      const { facts, leftOut } = target().journal.contract()
+      const { facts, leftOut } = target().journal.pactFacts()
       return buildPact(facts, names, checked.base.path, leftOut)
     },
     changeProviderState: (change) =>

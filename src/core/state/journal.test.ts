@@ -52,11 +52,11 @@ test('the session-recreated mark shows only on the entry that carries it', () =>
 
 test('a pact keeps the requests a clear or the ring let go, once each, and only those the rules answered', () => {
   const journal = createJournal(2)
-  const cancel = (id: string, contract = true): JournalRecord => ({
+  const cancel = (id: string, inPact = true): JournalRecord => ({
     ...record(`/v1/store/orders/${id}`, 204),
     operation: 'cancelOrder',
     orderId: id,
-    contract,
+    inPact,
     given: 'pending',
     authorization: 'Bearer k',
   })
@@ -65,12 +65,12 @@ test('a pact keeps the requests a clear or the ring let go, once each, and only 
   journal.record(cancel('3'))
   journal.clear()
   journal.record(cancel('1'))
-  expect(journal.contract().facts.map((facts) => facts.path)).toEqual(['/v1/store/orders/1', '/v1/store/orders/3', '/v1/store/orders/1'])
-  expect(journal.entries()).toEqual([expect.not.objectContaining({ contract: expect.anything(), authorization: expect.anything() })])
+  expect(journal.pactFacts().facts.map((facts) => facts.path)).toEqual(['/v1/store/orders/1', '/v1/store/orders/3', '/v1/store/orders/1'])
+  expect(journal.entries()).toEqual([expect.not.objectContaining({ inPact: expect.anything(), authorization: expect.anything() })])
 })
 
 test('a long Authorization header is kept cut', () => {
   const journal = createJournal(2)
-  journal.record({ ...record('/v1/store/orders'), contract: true, authorization: `Bearer ${'k'.repeat(5000)}` })
-  expect(journal.contract().facts[0]?.authorization).toHaveLength(MAX_JOURNAL_AUTHORIZATION)
+  journal.record({ ...record('/v1/store/orders'), inPact: true, authorization: `Bearer ${'k'.repeat(5000)}` })
+  expect(journal.pactFacts().facts[0]?.authorization).toHaveLength(MAX_JOURNAL_AUTHORIZATION)
 })

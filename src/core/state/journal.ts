@@ -1,4 +1,3 @@
-import { detached } from '../detached-string.js'
 import type { Int64 } from '../glossary.js'
 import { int64Value, type Int64Key } from '../int64.js'
 import type { OperationId } from '../operations/registry.js'
@@ -38,7 +37,7 @@ export interface JournalRecord {
   /** The request's session had been dropped when idle and was made afresh for it. */
   sessionRecreated?: boolean
   /** The service's rules answered it (no fault, no `Prefer`, no rate limit): it belongs in a pact. The fields below are for that pact. */
-  contract?: boolean
+  inPact?: boolean
   /** What the answer depended on when the request arrived (a cancelled order's status). */
   given?: Given | null
   /** The Authorization header as sent (cut past `MAX_JOURNAL_AUTHORIZATION`). */
@@ -63,7 +62,7 @@ export interface JournalWriter extends RequestJournal {
   /** Counts every record and clear, so a watcher can tell what is new without reading the entries. */
   revision(): { recorded: number; cleared: number }
   /** The requests for a pact, oldest first: those let go by a clear or by the ring (kept once each), then those held now. */
-  contract(): { facts: InteractionFacts[]; leftOut: number }
+  pactFacts(): { facts: InteractionFacts[]; leftOut: number }
 }
 
 /** When a request arrived: the wall clock for the entry, the monotonic one for its duration. */
@@ -97,7 +96,7 @@ function toEntry(record: JournalRecord): JournalEntry {
 
 /** A record's pact facts, or undefined when the service's rules did not answer it. */
 function factsOf(record: JournalRecord): InteractionFacts | undefined {
-  if (record.contract !== true) return undefined
+  if (record.inPact !== true) return undefined
   const { method, path, status, operation, orderId, given = null, authorization = null, code = null, message = null } = record
   return { method, path, status, operation, orderId, given, authorization, code, message }
 }
@@ -127,23 +126,23 @@ const ENTRY_BYTES = 128
 
 function boundedAuthorization(header: string | null | undefined): string | null {
   if (header === undefined || header === null) return null
-  return header.length <= MAX_JOURNAL_AUTHORIZATION ? header : detached(header.slice(0, MAX_JOURNAL_AUTHORIZATION))
+  return header.length <= MAX_JOURNAL_AUTHORIZATION ? header : header.slice(0, MAX_JOURNAL_AUTHORIZATION)
 }
 
 function boundedPath(path: string): string {
   return path.length <= MAX_JOURNAL_PATH
     ? path
-    : detached(`${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`)
+    : `${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`
 }
 
 /** The ring's record for `entry` (its path and header already bounded): its slot overwritten in place, or a new one for an empty slot. */
 function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: string, authorization: string | null): JournalRecord {
-  const { contract = false, given = null, code = null, message = null } = entry
+  const { inPact = false, given = null, code = null, message = null } = entry
   if (slot === undefined) {
     // One fixed literal shape: the slots are overwritten for every request, and the shape of a
     // spread copy made those writes allocate (peak RSS under load rose; docs/performance.md).
     const { time, method, status, duration, operation, orderId, sessionRecreated = false } = entry
-    return { time, method, path, status, duration, operation, orderId, sessionRecreated, contract, given, authorization, code, message }
+    return { time, method, path, status, duration, operation, orderId, sessionRecreated, inPact, given, authorization, code, message }
   }
   // Overwritten in place: a new object per request would live a trip round
   // the ring, long enough to be promoted to the old space under load. A string
@@ -157,7 +156,7 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   slot.operation = entry.operation
   if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
   slot.sessionRecreated = entry.sessionRecreated ?? false
-  slot.contract = contract
+  slot.inPact = inPact
   slot.given = given
   if (slot.authorization !== authorization) slot.authorization = authorization
   slot.code = code
@@ -188,7 +187,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   /** Lets the oldest entry go; a pact still has its interaction. */
   const dropOldest = () => {
     const oldest = at(0)
-    if (oldest.contract === true && (lastHeld === undefined || !sameInteraction(oldest, lastHeld))) {
+    if (oldest.inPact === true && (lastHeld === undefined || !sameInteraction(oldest, lastHeld))) {
       const facts = factsOf(oldest) as InteractionFacts
       if (ledger.keep(facts)) lastHeld = facts
     }
@@ -207,7 +206,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       return selected
     },
     revision: () => ({ recorded, cleared }),
-    contract() {
+    pactFacts() {
       const facts = [...ledger.facts()]
       for (let index = 0; index < size; index++) {
         const held = factsOf(at(index))

@@ -11,11 +11,14 @@ import { numberOr } from './orders-section.js'
 export type ShownControls = { latency: v.InferOutput<typeof Latency>; faults: ShownFault[]; rateLimit: v.InferOutput<typeof RateLimit> }
 type Write = (filled: HTMLFormElement | null) => Promise<unknown>
 
+/** What a setting's form shows: its id part, legend, fields and the labels of Set and of the button that turns it off. */
+type Setting = { name: string; legend: string; fields: Node[]; names: [string, string] }
+
 /** A setting's form: its fields, Set and the button that turns it off (`write(null)`), what is in force, a refusal. */
-function setting(ctx: PanelContext, name: string, legend: string, fields: Node[], names: string[], write: Write) {
+function setting(ctx: PanelContext, { name, legend, fields, names }: Setting, write: Write) {
   const [now, error] = [h('p', { class: 'now', id: ctx.id(`${name}-now`) }), alert(ctx.id(`${name}-error`))]
-  const off = button(names[1] ?? '', () => ctx.run(error, () => write(null)))
-  const all = fieldset(legend, ...fields, h('button', { type: 'submit' }, names[0] ?? ''), off, now, error)
+  const off = button(names[1], () => ctx.run(error, () => write(null)))
+  const all = fieldset(legend, ...fields, h('button', { type: 'submit' }, names[0]), off, now, error)
   return { form: form({ id: ctx.id(`${name}-form`) }, (filled) => ctx.run(error, () => write(filled)), all), now }
 }
 
@@ -49,12 +52,21 @@ export function misbehaviourSection(ctx: PanelContext) {
     const given = filled === null ? {} : filledIn(filled, ['default', ...OPERATION_IDS], numberOr)
     return admin().setLatency({ body: (Object.keys(given).length === 0 ? null : given) as never })
   }
-  const latency = setting(ctx, 'latency', 'Latency in ms: 50, or a range 50-400', latencyFields, ['Set latency', 'No latency'], setLatency)
+  const latency = setting(
+    ctx,
+    { name: 'latency', legend: 'Latency in ms: 50, or a range 50-400', fields: latencyFields, names: ['Set latency', 'No latency'] },
+    setLatency,
+  )
   const limitField = inputs(['Rate limit|limit|10|100/60s'])
-  const rate = setting(ctx, 'rate', 'Rate limit per key', limitField, ['Set rate limit', 'No rate limit'], (filled) => {
+  const setRateLimit: Write = (filled) => {
     const limit = filled === null ? '' : field(filled, 'limit')
     return admin().setRateLimit({ body: limit === '' ? null : limit })
-  })
+  }
+  const rate = setting(
+    ctx,
+    { name: 'rate', legend: 'Rate limit per key', fields: limitField, names: ['Set rate limit', 'No rate limit'] },
+    setRateLimit,
+  )
   const element = section(ctx.id('misbehaviour'), 'Misbehaviour', fieldset('Fault presets', presets, presetError))
   const faultForm = form({ id: ctx.id('fault-form') }, addFault, fieldset('Any fault', ...any.fields, faultError))
   element.append(h('h3', { id: ctx.id('faults-title') }, 'Active faults'), faults, latency.form, faultForm, rate.form)

@@ -1,0 +1,88 @@
+import type { KeyCheck } from '../bearer-auth.js'
+import type { Controls } from '../controls/controls.js'
+import type { Fault } from '../controls/faults.js'
+import type { Int64Key } from '../int64.js'
+import type { OperationState } from '../operations/operation.js'
+import type { ApiBase, Operation, RouteUrl } from '../operations/routing.js'
+import type { Given } from '../pact/provider-states.js'
+import type { Reply, SimRequest } from '../reply.js'
+import type { JournalWriter } from '../state/journal.js'
+import type { TimeSource } from '../time-source.js'
+import type { ErrorReporter } from './error-reporter.js'
+
+/** One independent state a request acts on: orders, settings, controls, journal. */
+export interface Instance extends OperationState {
+  controls: Controls
+  journal: JournalWriter
+  /** Set on a session that had been dropped and was made afresh, until its first journal entry says so. */
+  recreatedUnannounced?: boolean
+}
+
+type HeaderFields = Readonly<Record<string, string>>
+
+/** Headers no operation adds: compared by identity, so that no copy is made. */
+export const NO_HEADERS: HeaderFields = {}
+
+/** What a dispatcher prepares once and every request it answers reads. */
+export interface DispatchSetup {
+  base: ApiBase
+  /** The state a request acts on (X-Sim-Session picks a session's); throws the 400 or 401 to answer. */
+  instanceFor(request: SimRequest): Instance
+  /** Where a request is recorded when it reaches no instance. */
+  journal: JournalWriter
+  bodyLimit: number
+  report: ErrorReporter
+  time: TimeSource
+  checkKey: KeyCheck
+  /** The headers every answer of `operation` carries in `instance` (the simulator's when null). */
+  headersOf(operation: Operation, instance: Instance | null): HeaderFields
+  /** The simulated operations, as the 404 of an unknown path lists them. */
+  operations: string
+}
+
+/**
+ * One request on its way through the dispatch steps: what it asks, and what
+ * each step found out for the steps after it and for the journal.
+ */
+export interface RequestContext {
+  readonly setup: DispatchSetup
+  readonly request: SimRequest
+  /** The operation the request asks for, or null for a request under the base that none takes. */
+  readonly operation: Operation | null
+  /** The decoded path parameter, or "". */
+  readonly param: string
+  /** The order the request acts on (a valid int64 path id), else null. */
+  readonly orderId: Int64Key | null
+  /** Its URL, read only by the 404 or 405 of a request no operation takes (null for an operation's). */
+  readonly url: RouteUrl | null
+  /** When it arrived: the wall clock for the journal entry, the monotonic one for its duration. */
+  readonly time: number
+  readonly started: number
+  /** The state it acts on; null when none could be found or made (`refusal` says why). */
+  instance: Instance | null
+  /** Why no state was found: the error to answer once the body limit is checked. */
+  refusal: unknown
+  /** The journal that records it: its state's, else the simulator's. */
+  journal: JournalWriter
+  /** The request found its session dropped and got a fresh one. */
+  sessionRecreated: boolean
+  /** Headers every answer carries, errors included (the operation's own). */
+  headers: HeaderFields
+  /** The fault that fired for it, if any. */
+  fault: Fault | undefined
+  /** Headers added to the answer by the steps, errors included: RateLimit ones, Preference-Applied. */
+  extra: Record<string, string> | undefined
+  /** The service's rules answered (no fault, `Prefer` or rate limit), so the request belongs in a pact. */
+  inPact: boolean
+  /** What the answer depends on (a cancelled order's status), for the pact's provider state. */
+  given: Given | null
+  /** The Authorization header, set where the key is checked. */
+  authorization: string | null
+}
+
+/**
+ * One step of the dispatch: reads and fills the request's context, then goes on
+ * (undefined), answers (a reply, which skips the steps after it) or throws the
+ * error to answer; a promise of these only when it has to wait.
+ */
+export type Step = (context: RequestContext) => Reply | undefined | Promise<Reply | undefined>
