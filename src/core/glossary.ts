@@ -11,6 +11,8 @@ export type Int64 = number | bigint
  * simulator calls `cancelled`.
  */
 export type OrderStatus = 'pending' | 'shipped' | 'cancelled'
+/** Every order status, in the spec's order. */
+export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'shipped', 'cancelled']
 
 /**
  * An order as the simulator holds it. On the wire only `id`, `petId`,
@@ -29,7 +31,6 @@ export interface Order {
 }
 
 /** An order as a scenario writes it: like `Order`, but an order that does not say is pending. */
-export type ScenarioOrder = Omit<Order, 'status'> & { status?: OrderStatus }
 
 /** A change of one order (`updateOrder`, `PATCH /__sim/orders/{id}`): any of its fields; `null` removes an optional one. */
 export interface OrderPatch {

@@ -1,13 +1,14 @@
 // The shapes of the scenarios as files: listed, saved, read and exported (admin components, as admin-schemas.ts's), and the health check's.
 import * as v from 'valibot'
+import type { Scenario } from '../scenario/scenario.js'
+import { ScenarioName as Name, ScenarioSchema } from '../scenario/scenario-schema.js'
 import { described, int, nullable, optional } from './schema-parts.js'
 
 const folderOnly = 'For a folder scenario'
 export const ScenarioName = described(
-  v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,63}$/)),
+  Name,
   '1 to 64 lower-case letters, digits and dashes, starting with a letter or digit: also the file name, <name>.json.',
 )
-
 export const ScenarioSummary = v.strictObject({
   name: described(v.string(), 'What a reset names.'),
   description: v.string(),
@@ -33,24 +34,11 @@ export const SaveScenarioRequest = v.strictObject({
   overwrite: optional(v.boolean(), 'Replace a file of that name (default false: 409 scenario_exists).'),
 })
 
-const objects = v.array(v.looseObject({}))
-export const ScenarioFile = described(
-  v.looseObject({
-    $schema: v.optional(v.string()),
-    name: ScenarioName,
-    description: v.optional(v.string()),
-    apiKeys: v.optional(v.array(v.string())),
-    orders: v.optional(v.array(v.looseObject({ id: v.unknown() }))),
-    generate: v.optional(v.looseObject({})),
-    pets: v.optional(v.looseObject({})),
-    exposeStatus: v.optional(v.boolean()),
-    afterCancel: v.optional(v.picklist(['keep', 'remove'])),
-    faults: v.optional(objects),
-    lifecycle: v.optional(v.looseObject({})),
-    deprecation: v.optional(v.looseObject({})),
-  }),
-  'A scenario file, as scenarios/scenario.schema.json describes it (the package exports it as petstore-orders-simulator/scenarios/scenario.schema.json).',
-)
+/**
+ * A scenario file as it is written (the admin client's type of one: what the loader reads, not what it
+ * makes of it). The document's component is scenarios/scenario.schema.json itself (admin-document.ts).
+ */
+export const ScenarioFile = ScenarioSchema as unknown as v.GenericSchema<Scenario, Scenario>
 
 export const Health = v.strictObject({
   status: described(v.picklist(['ok', 'draining']), 'ok while it serves; draining once it is stopping (SIGTERM).'),

@@ -14,6 +14,9 @@ test.each([
   // Past 9999 or before 0000 once in UTC: toISOString() would write a six-digit year.
   ['9999-12-31T23:00:00-05:00', false],
   ['0000-01-01T00:00:00+01:00', false],
+  // The years next to them stay within whatever the offset (at most 23:59).
+  ['0001-01-01T00:00:00+23:59', true],
+  ['9998-12-31T23:59:59-23:59', true],
 ])('isDateTime(%j) is %j', (text, expected) => {
   expect(isDateTime(text)).toBe(expected)
 })

@@ -24,24 +24,20 @@ export function isDateTime(text: string): boolean {
   if (match === null) {
     return false
   }
-  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.slice(1).map((part) => Number(part ?? 0))
+  const part = (index: number) => Number(match[index] ?? 0)
+  const [year, month, day] = [part(1), part(2), part(3)]
   const calendar =
-    month !== undefined &&
     month >= 1 &&
     month <= 12 &&
-    day !== undefined &&
-    year !== undefined &&
     day >= 1 &&
     day <= daysInMonth(year, month) &&
-    hour !== undefined &&
-    hour <= 23 &&
-    minute !== undefined &&
-    minute <= 59 &&
-    second !== undefined &&
-    second <= 59 &&
-    (offsetHour ?? 0) <= 23 &&
-    (offsetMinute ?? 0) <= 59
-  return calendar && isWithinRange(new Date(text))
+    part(4) <= 23 &&
+    part(5) <= 59 &&
+    part(6) <= 59 &&
+    part(7) <= 23 &&
+    part(8) <= 59
+  // An offset moves the instant by less than a day: only the first and the last year can leave the range.
+  return calendar && ((year > 0 && year < 9999) || isWithinRange(new Date(text)))
 }
 
 /** Whether a `Date` is valid and within the years 0000 to 9999 in UTC, so that `toISOString()` gives an RFC 3339 date-time. */

@@ -15,7 +15,9 @@ export interface FolderWatch {
 /**
  * Calls `look` shortly after the folder changes: watched where it can be,
  * polled every 2 s where it cannot (or is gone, until it is back). One
- * watcher, one timer at most, none keeping the process alive.
+ * watcher, one timer at most, none keeping the process alive. Its timers are
+ * the machine's, not the simulator's time source: they pace the file
+ * system's own events, which a test's clock does not move.
  */
 export function watchFolder(fs: FolderFileSystem, folder: string, look: () => void): FolderWatch {
   let watcher: ReturnType<FolderFileSystem['watch']> | undefined

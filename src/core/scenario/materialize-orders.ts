@@ -1,7 +1,8 @@
 import type { GenerateOrders } from './order-generator.js'
 import { int64Key } from '../int64.js'
 import type { OrderRecord } from '../state/order-store.js'
-import { MAX_ORDERS, type CheckedScenario } from './parse-scenario.js'
+import type { CheckedScenario } from './parse-scenario.js'
+import { MAX_ORDERS } from './scenario-limits.js'
 import { ScenarioError } from './scenario-error.js'
 import { hasSeededOrders, seededOrders } from './seeded-orders.js'
 

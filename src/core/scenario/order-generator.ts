@@ -1,7 +1,7 @@
 import type { SimpleFaker } from '@faker-js/faker'
 import type { OrderGenerator, OrderStatus } from '../glossary.js'
 import type { OrderRecord } from '../state/order-store.js'
-import { ORDER_STATUSES } from './parse-scenario.js'
+import { ORDER_STATUSES } from '../glossary.js'
 import { ScenarioError } from './scenario-error.js'
 
 const DEFAULT_REFERENCE_DATE = '2026-01-01T00:00:00.000Z'

@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm'
 import { expect, test } from 'vitest'
-import { isPlainObject } from './expect-value.js'
+import { isPlainObject } from './plain-object.js'
 
 test('plain objects of any realm are plain objects', () => {
   expect(isPlainObject({ name: 'x' })).toBe(true)

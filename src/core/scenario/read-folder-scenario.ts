@@ -1,10 +1,11 @@
 import { describe } from '../quote-value.js'
 import { systemErrorCode } from '../system-error-code.js'
-import { isPlainObject } from './expect-value.js'
+import { isPlainObject } from './plain-object.js'
 import type { FileStats, FolderFileSystem } from './folder-file-system.js'
 import { isBuiltinScenarioName } from './load-scenario.js'
 import { parseScenarioJson } from './scenario-file.js'
-import { parseScenario, SCENARIO_NAME, type CheckedScenario } from './parse-scenario.js'
+import { parseScenario, type CheckedScenario } from './parse-scenario.js'
+import { SCENARIO_NAME } from './scenario-limits.js'
 import { isScenarioError, ScenarioError } from './scenario-error.js'
 
 /** The largest file the folder reads, and the largest scenario a save writes (about 40,000 orders). */

@@ -1,10 +1,11 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { systemErrorCode } from '../system-error-code.js'
+import { systemTime } from '../time-source.js'
 import { ValidationError } from '../validation-error.js'
 import { folderFileSystem, type FolderFileSystem } from './folder-file-system.js'
 import type { CheckedScenario } from './parse-scenario.js'
-import { SCENARIO_NAME } from './parse-scenario.js'
+import { SCENARIO_NAME } from './scenario-limits.js'
 import { readFolderScenario } from './read-folder-scenario.js'
 import { isScenarioError, ScenarioError } from './scenario-error.js'
 import { watchFolder } from './folder-watch.js'
@@ -47,7 +48,7 @@ export interface ScenarioFolder {
 /** What a test may put in place of Node's file system and clock. */
 export interface ScenarioFolderOptions {
   fs?: FolderFileSystem
-  /** The time now in ms, for the age of temporary files left by saves. */
+  /** The time now in ms, for the age of temporary files left by saves: the simulator's time source. */
   now?: () => number
 }
 
@@ -88,7 +89,7 @@ function inspect(fs: FolderFileSystem, folder: string, file: string, signature: 
 export function openScenarioFolder(
   dir: string,
   warn: (line: string) => void,
-  { fs = folderFileSystem(), now = Date.now }: ScenarioFolderOptions = {},
+  { fs = folderFileSystem(), now = systemTime.now }: ScenarioFolderOptions = {},
 ): ScenarioFolder {
   const folder = fs.resolve(dir)
   let folderId = folderIdOf(fs, folder)

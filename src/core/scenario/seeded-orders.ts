@@ -1,6 +1,6 @@
 import type { OrderGenerator } from '../glossary.js'
 import type { OrderRecord } from '../state/order-store.js'
-import { ORDER_STATUSES } from './parse-scenario.js'
+import { ORDER_STATUSES } from '../glossary.js'
 import table from './seeded-orders.json' with { type: 'json' }
 
 /**
