@@ -1,7 +1,5 @@
 import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browser'
-import { resolveScenario } from './core/scenario/load-scenario.js'
-import { needsGenerator } from './core/scenario/materialize-orders.js'
-import { lazyGeneration } from './core/scenario/order-generation.js'
+import { lazyGeneration, withGenerator } from './core/scenario/order-generation.js'
 import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
 import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
@@ -36,16 +34,6 @@ export interface WorkerSimulator extends Simulator {
   worker: SetupWorker
 }
 
-/** Whether faker's code must be loaded before the simulator is made: its scenario generates orders not made ahead of time. */
-function needsFaker({ scenario = 'default', seed }: SimulatorOptions): boolean {
-  try {
-    return needsGenerator(resolveScenario(scenario).scenario, seed)
-  } catch {
-    // A scenario that does not load: making the simulator says why.
-    return false
-  }
-}
-
 /**
  * Creates a simulator and starts an msw service worker with its handlers, in
  * the browser. Resolves once the worker controls the page, so the app's first
@@ -71,10 +59,8 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   // Its own chunk: a page that keeps nothing across reloads never loads it.
   const persistence = persist === 'session' ? await import('./transports/browser/session-persistence.js') : undefined
   const restoring = persistence?.restoredOptions(simulatorOptions)
-  const make = async (from: SimulatorOptions) => {
-    if (needsFaker(from)) await generation.load()
-    return buildSimulator(from, generation, bundledMsw)
-  }
+  // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the simulator is made again.
+  const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, generation, bundledMsw))
   let sim = await make(restoring?.options ?? simulatorOptions)
   if (persistence !== undefined && restoring?.stored !== undefined) {
     try {

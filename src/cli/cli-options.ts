@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util'
 import { isBearerToken } from '../core/bearer-auth.js'
 import { MAX_LATENCY_MS } from '../core/controls/latency.js'
 import { parseLifecycle } from '../core/lifecycle/lifecycle-rule.js'
-import { mapValidation } from '../core/validation-error.js'
+import { mapValidation, ValidationError } from '../core/validation-error.js'
 import { systemErrorCode } from '../core/system-error-code.js'
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../core/scenario/load-scenario.js'
 import { loadScenarioFile } from '../core/scenario/scenario-file.js'
-import type { AfterCancel } from '../core/glossary.js'
-import { checkReachablePath } from '../core/simulator/options.js'
+import { checkOptions, checkReachablePath } from '../core/simulator/options.js'
+import type { SimulatorOptions } from '../core/simulator/types.js'
 import { hostOf } from '../transports/node/host-check.js'
 import type { SimulatorServerOptions } from '../transports/standalone/start-server.js'
 import { joinDashedValues, unknownFlagHint } from './argv.js'
@@ -55,6 +55,36 @@ function checkFolder(path: string, label: string): string {
   return path
 }
 
+/** Whether the core's option checks take `value` as the option `key`: the CLI says how a value is refused, never which. */
+function coreTakes(key: keyof SimulatorOptions, value: string): boolean {
+  try {
+    checkOptions({ [key]: value } as SimulatorOptions)
+    return true
+  } catch (error) {
+    if (error instanceof ValidationError) return false
+    throw error
+  }
+}
+
+/**
+ * A flag's value as the option `key`, once the core's option checks take it;
+ * one they refuse is the usage line `line` words for the command line (the
+ * core's own message lists the option's in-process forms, objects included).
+ */
+function checkedByCore<K extends keyof SimulatorOptions>(key: K, value: string, line: () => string): NonNullable<SimulatorOptions[K]> {
+  if (!coreTakes(key, value)) throw new CliUsageError(line())
+  // The core took it: it is a value of the option.
+  return value as NonNullable<SimulatorOptions[K]>
+}
+
+/** Why the core refused a --latency: a range it takes the other way round, else not milliseconds it takes. */
+function latencyLine(latency: string, label: string): string {
+  const bounds = latency.split('-')
+  if (bounds.length === 2 && coreTakes('latency', [...bounds].reverse().join('-')))
+    return `${label} takes the lower bound first, such as ${bounds.map(Number).reverse().join('-')}, got "${latency}".`
+  return `${label} must be milliseconds such as 50 or 50-400 (at most ${MAX_LATENCY_MS}), got "${latency}".`
+}
+
 function parseBoolean(text: string, variable: string): boolean {
   const normalized = text.trim().toLowerCase()
   if (['1', 'true', 'yes', 'on'].includes(normalized)) return true
@@ -97,8 +127,6 @@ export function parseCommandLine(
   for (const line of unknownVariableWarnings(env)) warn(line)
   return { kind: 'start', options, quiet }
 }
-
-/** A flag's value, from the command line or else its environment variable. */
 
 /**
  * Reads parsed flag values, falling back to each flag's environment variable.
@@ -152,29 +180,23 @@ export function readSimulatorFlags(reader: FlagReader, options: SimulatorServerO
   const exposeStatus = readBoolean('expose-status')
   if (exposeStatus !== undefined) options.exposeStatus = exposeStatus
   const afterCancel = read('after-cancel')
-  if (afterCancel !== undefined) {
-    if (afterCancel !== 'keep' && afterCancel !== 'remove')
-      throw new CliUsageError(`${label('after-cancel')} must be keep or remove, got "${afterCancel}".`)
-    options.afterCancel = afterCancel satisfies AfterCancel
-  }
+  if (afterCancel !== undefined)
+    options.afterCancel = checkedByCore(
+      'afterCancel',
+      afterCancel,
+      () => `${label('after-cancel')} must be keep or remove, got "${afterCancel}".`,
+    )
   const deprecation = readDeprecation(reader, scenario, inFolder)
   if (deprecation !== undefined) options.deprecation = deprecation
   const latency = read('latency')
-  if (latency !== undefined) {
-    const [low, high = low] = /^\d+(-\d+)?$/.test(latency) ? latency.split('-').map(Number) : []
-    if (low === undefined || high === undefined || high > MAX_LATENCY_MS)
-      throw new CliUsageError(
-        `${label('latency')} must be milliseconds such as 50 or 50-400 (at most ${MAX_LATENCY_MS}), got "${latency}".`,
-      )
-    if (low > high) throw new CliUsageError(`${label('latency')} takes the lower bound first, such as ${high}-${low}, got "${latency}".`)
-    options.latency = latency
-  }
+  if (latency !== undefined) options.latency = checkedByCore('latency', latency, () => latencyLine(latency, label('latency')))
   const rateLimit = read('rate-limit')
-  if (rateLimit !== undefined) {
-    if (!/^\d+\/\d+(s|m|h)?$/.test(rateLimit) || /^0+\/|\/0+[smh]?$/.test(rateLimit))
-      throw new CliUsageError(`${label('rate-limit')} must be <requests>/<window>, both above 0, such as 100/60s, got "${rateLimit}".`)
-    options.rateLimit = rateLimit
-  }
+  if (rateLimit !== undefined)
+    options.rateLimit = checkedByCore(
+      'rateLimit',
+      rateLimit,
+      () => `${label('rate-limit')} must be <requests>/<window>, both above 0, such as 100/60s, got "${rateLimit}".`,
+    )
   const shipAfter = read('ship-after')
   if (shipAfter !== undefined) {
     const [min = '', max] = shipAfter.split('-')

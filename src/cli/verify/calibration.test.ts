@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from 'vitest'
+import { expect, onTestFinished, test } from 'vitest'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import { calibratedScenario, mergeCalibrations } from './calibration.js'
 
@@ -25,7 +25,9 @@ test('folds the command line options into the scenario in force, then the switch
 test('a calibrated scenario file calibrated again keeps its name', () => {
   const once = calibratedScenario({ scenario: 'pending' }, {})
   expect(once.name).toBe('pending-calibrated')
-  const file = join(mkdtempSync(join(tmpdir(), 'calibration-')), 'pending-calibrated.json')
+  const folder = mkdtempSync(join(tmpdir(), 'calibration-'))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+  const file = join(folder, 'pending-calibrated.json')
   writeFileSync(file, JSON.stringify(once))
   expect(calibratedScenario({ scenario: file }, { exposeStatus: true })).toMatchObject({ name: 'pending-calibrated', exposeStatus: true })
 })

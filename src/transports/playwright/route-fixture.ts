@@ -8,7 +8,7 @@ import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import { lazyGeneration, withGenerator } from '../../core/scenario/order-generation.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorView } from '../../core/simulator/types.js'
-import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
+import { type FixtureSettings, type FixtureVerbs, type SimulatorFixture, UNOFFERED_VERBS } from './simulator-fixture.js'
 
 /** What the operations read of a routed request; it acts on the test's session, whatever the page sent. */
 async function fromRoute(request: Request, url: URL, session: string, signal: AbortSignal): Promise<SimRequest> {
@@ -39,28 +39,28 @@ async function fulfill(route: Route, reply: Reply, origin: string | undefined): 
   })
 }
 
-/** The fixture's verbs over an in-process view: the same answers as over HTTP, as promises. */
+/**
+ * The fixture's verbs over an in-process view, each forwarded as it stands
+ * (every verb the view has but those the fixture leaves out), its result as
+ * a promise: the same answers as over HTTP.
+ */
 function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorFixture {
+  const unoffered: readonly string[] = UNOFFERED_VERBS
+  const verbs = Object.keys(view)
+    .filter((name) => !unoffered.includes(name))
+    .map((name) => {
+      const verb = view[name as keyof SimulatorView] as (...args: unknown[]) => unknown
+      return [name, async (...args: unknown[]) => Reflect.apply(verb, view, args)]
+    })
+  // Built from the view's own verbs, which FixtureVerbs lists by type.
+  const forwarded = Object.fromEntries(verbs) as FixtureVerbs
   return {
+    ...forwarded,
     session: settings.session,
     mode: 'route',
     url: settings.url.href,
-    orders: async () => view.orders(),
-    state: async () => view.state(),
-    requests: async (filter) => view.requests(filter),
     clearRequests: async () => view.journal.clear(),
-    pact: async (options) => view.pact(options),
     reset: async (scenario, options = {}) => view.reset(scenario, options),
-    updateOrder: (id, patch) => view.updateOrder(id, patch),
-    addOrder: (order) => view.addOrder(order),
-    removeOrder: (id) => view.removeOrder(id),
-    advanceClock: (duration) => view.advanceClock(duration),
-    clock: async () => view.clock(),
-    addFault: async (fault) => view.addFault(fault),
-    faults: async () => view.faults(),
-    clearFaults: async () => view.clearFaults(),
-    setLatency: async (latency) => view.setLatency(latency),
-    setRateLimit: async (limit) => view.setRateLimit(limit),
   }
 }
 

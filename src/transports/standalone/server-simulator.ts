@@ -11,27 +11,9 @@ export function serverGeneration(): OrderGeneration {
 }
 
 /**
- * The standalone server's simulator, whose msw is loaded with the express app
- * (the only part of the server that answers through msw's handlers), not at
- * start: msw's module code is most of what a start would otherwise run and
- * hold (docs/performance.md). `mswLoaded` takes the bundled msw once it is
- * imported; `sim.handlers` read before then loads the installed msw.
+ * The standalone server's simulator. The server answers without msw; msw loads
+ * only if something reads `sim.handlers` (a user's own msw server).
  */
-export function createServerSimulator(
-  options: SimulatorOptions,
-  generation: OrderGeneration,
-): { sim: Simulator; mswLoaded(msw: () => MswHttp): void } {
-  let bundled: (() => MswHttp) | undefined
-  const sim = buildSimulator(
-    options,
-    generation,
-    () => (bundled === undefined ? requireMsw<MswHttp>('sim.handlers') : bundled()),
-    NODE_SCENARIO_FILES,
-  )
-  return {
-    sim,
-    mswLoaded(msw) {
-      bundled = msw
-    },
-  }
+export function createServerSimulator(options: SimulatorOptions, generation: OrderGeneration): Simulator {
+  return buildSimulator(options, generation, () => requireMsw<MswHttp>('sim.handlers'), NODE_SCENARIO_FILES)
 }
