@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from 'vitest'
+import { expect, onTestFinished, test } from 'vitest'
 import { AdminError, adminClient } from '../src/server.js'
 import { useAppServers } from './support/serve.js'
 
@@ -40,6 +40,7 @@ test('a refusal is an AdminError with the Error body; a wrong token, a 401', asy
 
 test('the scenario calls: saved into the folder, read back as a file, exported without saving', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'petstore-admin-client-'))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
   const { origin } = await serve({ scenario: 'pending', scenariosDir: folder })
   const admin = adminClient(origin)
   await admin.updateOrder({ orderId: 2, body: { status: 'cancelled' } })

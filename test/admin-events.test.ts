@@ -69,7 +69,7 @@ async function follow(origin: string, headers: Record<string, string> = {}) {
 }
 
 describe('GET /__sim/events: server-sent events of the state', () => {
-  test('sends the state, the journal, the controls and the sessions on connect, then each change within a second', async () => {
+  test('sends the state, the journal, the controls and the sessions on connect, then each change', async () => {
     const { origin } = await start({ scenario: 'pending' })
     const { response, next } = await follow(origin)
     expect(response.status).toBe(200)
@@ -80,14 +80,12 @@ describe('GET /__sim/events: server-sent events of the state', () => {
     expect(await next('controls')).toEqual({ latency: null, faults: [], rateLimit: null })
     expect(await next('sessions')).toEqual([])
 
-    const started = Date.now()
     expect((await fetch(`${origin}/v1/store/orders/2`, { method: 'DELETE', headers: AUTH })).status).toBe(204)
     expect(await next('state')).toMatchObject({ orders: [{ status: 'pending' }, { id: 2, status: 'cancelled' }, { status: 'pending' }] })
     expect(await next('requests')).toMatchObject({
       reset: false,
       entries: [{ method: 'DELETE', status: 204, operation: 'cancelOrder', orderId: 2 }],
     })
-    expect(Date.now() - started).toBeLessThan(1000)
 
     await fetch(`${origin}/__sim/faults`, { method: 'POST', body: '{"operation":"cancelOrder","kind":"status","status":503}' })
     expect(await next('controls')).toMatchObject({ faults: [{ operation: 'cancelOrder', status: 503, remaining: null }] })

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
 
@@ -98,6 +98,7 @@ describe('POST /__sim/reset', () => {
 
   test('reaches the file the server started with by its name, re-reading it', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'petstore-admin-'))
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
     const path = join(directory, 'qa.json')
     const write = (status: string) =>
       writeFileSync(path, JSON.stringify({ name: 'qa', description: 'QA file', apiKeys: [KEY], orders: [{ id: 1, status }] }))

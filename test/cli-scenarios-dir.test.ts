@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { CLI, useProcesses, whenReady } from './support/cli-process.js'
 
 // petstore-sim --scenarios-dir (PETSTORE_SIM_SCENARIOS_DIR), as the container image runs it (issue 32).
@@ -9,8 +9,15 @@ import { CLI, useProcesses, whenReady } from './support/cli-process.js'
 const run = useProcesses()
 const cli = (args: string[], env: Record<string, string> = {}) => run(process.execPath, [CLI, '--port', '0', ...args], env)
 
+// Removed after the file: one is made while the tests are collected, and a server may still be reading one until its test ends.
+const folders: string[] = []
+afterAll(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
 function folderWith(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-folder-'))
+  folders.push(dir)
   for (const [file, content] of Object.entries(files))
     writeFileSync(join(dir, file), typeof content === 'string' ? content : JSON.stringify(content))
   return dir

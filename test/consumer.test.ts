@@ -1,18 +1,35 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { expect, test, vi } from 'vitest'
+import { expect, onTestFinished, test, vi } from 'vitest'
 import { linkedProject } from './support/linked-project.js'
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 
 /** A folder outside the repository, a package of `type` with this package and msw linked into node_modules. */
-const linkedConsumer = (type: 'module' | 'commonjs') => linkedProject(mkdtempSync(join(tmpdir(), `petstore-consumer-${type}-`)), type)
+/** A temporary folder, removed once the test is over. */
+function temporaryFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+  return folder
+}
+const linkedConsumer = (type: 'module' | 'commonjs') => linkedProject(temporaryFolder(`petstore-consumer-${type}-`), type)
 
 /** Runs a script of these lines in a fresh consumer of `type`, and parses the JSON it prints. */
 function runInConsumer(type: 'module' | 'commonjs', lines: string[]): unknown {
@@ -144,7 +161,7 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
  * the built package, every other dependency linked from this project.
  */
 function consumerWithMsw(version: string): string {
-  const consumer = mkdtempSync(join(tmpdir(), `petstore-msw-${version}-`))
+  const consumer = temporaryFolder(`petstore-msw-${version}-`)
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ type: 'module', private: true }))
   const modules = join(consumer, 'node_modules')
   mkdirSync(modules)

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { startSimulatorServer, type RunningSimulator } from '../src/server.js'
 import { send } from './support/raw-http.js'
 import { useAppServers } from './support/serve.js'
+import { testTime } from './support/test-time.js'
 
 // GET /__sim/health (issue 32): what probes and load balancers call. And the Host check, which admits
 // any IP address (a container is reached at the bridge's gateway, 10.88.0.1 under podman) but not a name.
@@ -48,16 +49,22 @@ describe.each(['listener', 'express'] as const)('GET /__sim/health (%s)', (via) 
 
 describe('the health check of a stopping server', () => {
   test('answers 503 {"status":"draining"} to a request that arrives while requests in flight are finished', async () => {
-    const server = await startSimulatorServer({ port: 0, latency: 400, scenario: 'pending' })
+    const time = testTime()
+    const server = await startSimulatorServer({ port: 0, latency: 400, scenario: 'pending', time })
     // One kept-alive connection, as a load balancer's: a slow request in flight, then a health check once the server drains.
     const socket = connect(server.port, '127.0.0.1')
     let answer = ''
     socket.on('data', (chunk) => (answer += chunk.toString()))
     const ended = new Promise((resolve) => socket.once('close', resolve))
     socket.write('GET /v1/store/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer petstore-test-key\r\n\r\n')
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // In flight: it waits out its latency, which passes only when the test moves the time on.
+    await time.untilPending()
     const closed = server.close()
+    const checked = new Promise((resolve) => server.server.on('request', (request) => request.url === '/__sim/health' && resolve(null)))
     socket.write('GET /__sim/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    // The health check arrived while the first request was still in flight; only then does that one finish.
+    await checked
+    time.advance(400)
     await closed
     await ended
     const [first = '', second = ''] = answer.split(/(?=HTTP\/1\.1 )/)

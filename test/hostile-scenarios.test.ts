@@ -1,13 +1,14 @@
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { createSimulator, ScenarioError } from '../src/index.js'
 import { MAX_SCENARIO_FILE_BYTES } from '../src/core/scenario/scenario-file.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'petstore-hostile-'))
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
 function write(name: string, content: string | Buffer): string {
   const path = join(directory, name)
   writeFileSync(path, content)

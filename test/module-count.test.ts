@@ -9,7 +9,12 @@ import { linkedProject } from './support/linked-project.js'
 // What a test file pays to import the package (issue 43): every module file it loads, counted as a
 // loader hook sees them, in a fresh process of a consumer project outside the repository.
 const HOOKS = `
-export async function initialize({ port }) { globalThis.petstorePort = port }
+export async function initialize({ port }) {
+  globalThis.petstorePort = port
+  // Asked, it answers on the same port: every file posted before then has arrived by the time the answer does.
+  port.on('message', (message) => port.postMessage(message))
+  port.unref()
+}
 export async function load(url, context, nextLoad) {
   const result = await nextLoad(url, context)
   if (url.startsWith('file:')) globalThis.petstorePort.postMessage(url)
@@ -21,15 +26,19 @@ import { register } from 'node:module'
 import { MessageChannel } from 'node:worker_threads'
 const { port1, port2 } = new MessageChannel()
 const files = new Set()
-port1.on('message', (url) => files.add(url))
+const DONE = 'count.mjs: every file posted'
+port1.on('message', (url) => url !== DONE && files.add(url))
 register('./hooks.mjs', import.meta.url, { data: { port: port2 }, transferList: [port2] })
 const entry = await import(process.argv[2])
 // What a test does first: a simulator on a built-in scenario (whose orders were made ahead of time).
 const sim = (entry.setupSimulatorServer?.({ scenario: 'pending' }).sim) ?? entry.createSimulator({ scenario: 'pending' })
 const response = await sim.fetch('https://api.petstore.example/v1/store/orders', { headers: { Authorization: 'Bearer petstore-test-key' } })
 if (response.status !== 200) throw new Error('the list answered ' + response.status)
-// The hooks thread posts each file as it loads: let the last messages arrive.
-await new Promise((resolve) => setTimeout(resolve, 100))
+// The hooks thread posts each file as it loads: its answer to DONE comes after the last of them.
+await new Promise((resolve) => {
+  port1.on('message', (message) => message === DONE && resolve())
+  port1.postMessage(DONE)
+})
 port1.close()
 console.log(JSON.stringify([...files]))
 `

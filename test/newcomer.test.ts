@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { http, passthrough } from 'msw'
 import { createSimulator, type Scenario } from '../src/index.js'
 import { setupSimulatorServer } from '../src/node.js'
@@ -13,6 +13,13 @@ import { listen, useAppServers } from './support/serve.js'
 
 // Issue 17, one test per numbered item done so far (1 to 12; the doc test of item 12 is test/docs.test.ts): what a new user following README meets.
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
+
+/** A temporary folder, removed once the test is over. */
+function temporaryFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+  return folder
+}
 
 describe('the newcomer path', () => {
   const serve = useAppServers()
@@ -71,7 +78,7 @@ describe('the newcomer path', () => {
   })
 
   test('7. npm start before npm ci says in one line to run npm ci first, without a Node stack', async () => {
-    const clone = mkdtempSync(join(tmpdir(), 'petstore-fresh-clone-'))
+    const clone = temporaryFolder('petstore-fresh-clone-')
     mkdirSync(join(clone, 'scripts'))
     cpSync(join(ROOT, 'package.json'), join(clone, 'package.json'))
     cpSync(join(ROOT, 'scripts/start.mjs'), join(clone, 'scripts/start.mjs'))
@@ -115,7 +122,7 @@ describe('the newcomer path', () => {
   })
 
   test('7. a scenario file with a bad latency names the field once', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'petstore-newcomer-')), 'slow.json')
+    const path = join(temporaryFolder('petstore-newcomer-'), 'slow.json')
     writeFileSync(path, JSON.stringify({ name: 'slow', apiKeys: ['k'], orders: [], latency: 'fast' }))
     const failing = run(process.execPath, [CLI, '--port', '0', '--scenario', path])
     expect(await failing.exited).toBe(1)
@@ -125,7 +132,7 @@ describe('the newcomer path', () => {
   })
 
   test('8. admin API edges: hints, missing fields, alike answers, the broken startup file, status 0, redirects', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'petstore-newcomer-'))
+    const directory = temporaryFolder('petstore-newcomer-')
     const path = join(directory, 'qa.json')
     writeFileSync(path, JSON.stringify({ name: 'qa', apiKeys: ['petstore-test-key'], orders: [{ id: 1, status: 'pending' }] }))
     const { origin } = await serve({ scenario: path })
@@ -200,7 +207,7 @@ describe('the newcomer path', () => {
   test("1. docs/scenarios.md's example loads as written, and its field table marks what the schema requires", () => {
     const example = blockOf('docs/scenarios.md', '{\n  "$schema"')
     expect(example?.marker).toEqual({ kind: 'file', name: 'my-store.json' })
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-newcomer-'))
+    const folder = temporaryFolder('petstore-newcomer-')
     writeFileSync(join(folder, 'my-store.json'), example?.code ?? '')
     const orders = createSimulator({ scenario: join(folder, 'my-store.json') }).orders()
     expect(orders).toHaveLength(52)

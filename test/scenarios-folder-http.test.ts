@@ -1,14 +1,20 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createAjv } from './support/ajv.js'
 import { useAppServers } from './support/serve.js'
 
 // The scenarios folder over HTTP (issue 32): listed, loaded by name in any session, saved, read as files.
 // Every admin answer here is checked against the admin document (made from the admin table) by the setup file.
 
-const serve = useAppServers()
+const serveApp = useAppServers()
+/** A server as `useAppServers` makes it, its simulator closed after the test: it stops watching the folder the test removes. */
+const serve: typeof serveApp = async (...args) => {
+  const served = await serveApp(...args)
+  onTestFinished(() => served.sim.close())
+  return served
+}
 const validateAgainstSchema = createAjv({ strict: true }).compile(
   JSON.parse(readFileSync(new URL('../scenarios/scenario.schema.json', import.meta.url), 'utf8')) as object,
 )
@@ -19,6 +25,7 @@ afterEach(() => vi.restoreAllMocks())
 
 function folderWith(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-folder-http-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
   return dir
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createSimulator, type Scenario, type Simulator, type SimulatorView } from '../src/index.js'
 import { createAjv } from './support/ajv.js'
 
@@ -32,6 +32,7 @@ afterEach(() => {
 /** A fresh folder holding these files (text, or a scenario object written as JSON). */
 function folderWith(files: Record<string, string | Scenario> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-folder-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
   for (const [file, content] of Object.entries(files)) {
     writeFileSync(
       join(dir, file),
@@ -246,6 +247,7 @@ describe('exportScenario and saveScenario', () => {
 
   test('a bad name is a TypeError, and nothing is written anywhere', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'petstore-parent-'))
+    onTestFinished(() => rmSync(parent, { recursive: true, force: true }))
     const dir = join(parent, 'scenarios')
     mkdirSync(dir)
     const sim = simulator({ scenariosDir: dir })

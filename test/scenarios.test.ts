@@ -1,7 +1,7 @@
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { BUILTIN_SCENARIOS, createSimulator, isScenarioError, ScenarioError, type Scenario } from '../src/index.js'
 import { createAjv } from './support/ajv.js'
 import { useInProcessSimulator } from './support/harness.js'
@@ -13,6 +13,7 @@ const validateAgainstSchema = ajv.compile(
 )
 
 const directory = mkdtempSync(join(tmpdir(), 'petstore-scenarios-'))
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
 function writeScenario(name: string, content: string): string {
   const path = join(directory, name)
   writeFileSync(path, content)

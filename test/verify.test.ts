@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { createProbeClient } from '../src/cli/verify/probe-client.js'
 import { startSimulatorServer } from '../src/server.js'
@@ -12,6 +12,13 @@ import { createAjv } from './support/ajv.js'
 import { CLI, freePort, useProcesses } from './support/cli-process.js'
 
 const run = useProcesses()
+
+/** A temporary folder, removed once the test is over. */
+function temporaryFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+  return folder
+}
 /** A key no output may show: distinctive, so a search for it finds nothing by chance. */
 const SECRET = 'verify-secret-Zq81xK7mPw'
 
@@ -112,7 +119,7 @@ test("takes the server's options, and calibrates them away where the service dif
     deprecation: { deprecatedAt: '2025-06-30T12:00:00Z' },
   })
   try {
-    const file = join(mkdtempSync(join(tmpdir(), 'verify-')), 'calibrated.json')
+    const file = join(temporaryFolder('verify-'), 'calibrated.json')
     const common = ['--target', running.url, '--key', 'petstore-test-key', '--pet', '1', '--rate', '100']
     const first = await verify([
       ...common,
@@ -156,7 +163,7 @@ describe('against a provider that differs on documented silences', () => {
 
   test('reports each difference with the switch that closes it, or "no switch"; --write-options then leaves only the uncovered ones', async () => {
     const { url } = await provider()
-    const file = join(mkdtempSync(join(tmpdir(), 'verify-')), 'calibrated.json')
+    const file = join(temporaryFolder('verify-'), 'calibrated.json')
     const first = await verify(['--target', url, ...FLAGS, '--pending-order', '1', '--write-options', file])
     const lines = linesById(first.stdout)
     expect(first.code, first.stderr).toBe(1)

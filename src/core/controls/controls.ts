@@ -2,6 +2,7 @@ import { createFaultList, type Fault, type FaultInput } from './faults.js'
 import { drawDelay, type LatencyRanges } from './latency.js'
 import { createRateLimiter, type RateLimit, type RateLimiter } from './rate-limit.js'
 import type { OperationId } from '../operations/registry.js'
+import { systemTime } from '../time-source.js'
 
 /**
  * Misbehaviour on purpose, for testing a client's failure paths: latency,
@@ -27,8 +28,8 @@ export interface Controls {
   consume(token: string, accepted: boolean): Record<string, string> | undefined
 }
 
-/** Creates the controls of one state, all off. `random` and `now` are injectable for tests. */
-export function createControls(random: () => number = Math.random, now: () => number = Date.now): Controls {
+/** Creates the controls of one state, all off; `now` (the simulator's time source) times the rate-limit windows. `random` is injectable for tests. */
+export function createControls(random: () => number = Math.random, now: () => number = systemTime.now): Controls {
   let latency: LatencyRanges = {}
   const faults = createFaultList()
   let limit: RateLimit | null = null

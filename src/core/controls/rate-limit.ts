@@ -1,5 +1,4 @@
 import { ApiError } from '../api-error.js'
-import { detached } from '../detached-string.js'
 import { ErrorCode } from '../error-codes.js'
 import { ValidationError } from '../validation-error.js'
 import { isWhole } from './latency.js'
@@ -40,7 +39,7 @@ function boundedKey(token: string): string {
   // FNV-1a: enough to tell tokens apart; a collision only shares a window.
   let hash = 0x811c9dc5
   for (let index = 0; index < token.length; index++) hash = Math.imul(hash ^ token.charCodeAt(index), 0x01000193)
-  return detached(`${token.slice(0, 64)}…${token.length}:${(hash >>> 0).toString(16)}`)
+  return `${token.slice(0, 64)}…${token.length}:${(hash >>> 0).toString(16)}`
 }
 
 interface Window {

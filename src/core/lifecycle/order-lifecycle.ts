@@ -3,6 +3,7 @@ import { int64Value, type Int64Key } from '../int64.js'
 import { createSchedule } from './schedule.js'
 import type { OrderRecord, OrderStore } from '../state/order-store.js'
 import type { LifecycleRule } from './lifecycle-rule.js'
+import type { TimeSource, TimerHandle } from '../time-source.js'
 
 /** A transition still to come. */
 export interface PendingTransition {
@@ -53,12 +54,12 @@ function seededRandom(seed: number): () => number {
   }
 }
 
-/** One timer that never keeps a process alive, armed for one moment at a time. */
-function oneTimer(run: () => void): { arm(at: number, inMs: number): void; disarm(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined
+/** One timer of `time` that never keeps a process alive, armed for one moment at a time. */
+function oneTimer(time: TimeSource, run: () => void): { arm(at: number, inMs: number): void; disarm(): void } {
+  let timer: TimerHandle | undefined
   let armedFor: number | undefined
   const disarm = () => {
-    if (timer !== undefined) clearTimeout(timer)
+    if (timer !== undefined) time.clearTimeout(timer)
     timer = undefined
     armedFor = undefined
   }
@@ -67,7 +68,7 @@ function oneTimer(run: () => void): { arm(at: number, inMs: number): void; disar
       if (armedFor === at && timer !== undefined) return
       disarm()
       armedFor = at
-      timer = setTimeout(
+      timer = time.setTimeout(
         () => {
           timer = undefined
           armedFor = undefined
@@ -75,8 +76,8 @@ function oneTimer(run: () => void): { arm(at: number, inMs: number): void; disar
         },
         Math.min(MAX_TIMER_MS, Math.max(0, inMs)),
       )
-      // Node's timers have unref; a browser's are numbers and keep nothing alive anyway.
-      ;(timer as { unref?: () => void }).unref?.()
+      // Node's timers have unref; a browser's (numbers) and a test clock's keep nothing alive anyway.
+      ;(timer as { unref?: () => void } | null)?.unref?.()
     },
     disarm,
   }
@@ -84,23 +85,19 @@ function oneTimer(run: () => void): { arm(at: number, inMs: number): void; disar
 
 /**
  * Orders that move on their own: each pending order ships once its delay has
- * passed on a simulated clock (real time plus advances). One unref'd timer,
- * for the soonest transition; a ship is a change of the store, so a cancel
- * and a ship of one order end one way only.
+ * passed on a simulated clock (real time, read from `time`, plus advances).
+ * One unref'd timer, for the soonest transition; a ship is a change of the
+ * store, so a cancel and a ship of one order end one way only.
  */
-export function createOrderLifecycle(
-  store: OrderStore,
-  report: (error: unknown) => void,
-  realNow: () => number = Date.now,
-): OrderLifecycle {
+export function createOrderLifecycle(store: OrderStore, report: (error: unknown) => void, time: TimeSource): OrderLifecycle {
   let rule: LifecycleRule | null = null
   let random = seededRandom(0)
   let offset = 0
   let stopped = false
   const schedule = createSchedule()
-  const timer = oneTimer(() => applyDue().catch(report))
+  const timer = oneTimer(time, () => applyDue().catch(report))
 
-  const now = () => realNow() + offset
+  const now = () => time.now() + offset
   const delay = (active: LifecycleRule) => active.min + Math.floor(random() * (active.max - active.min + 1))
 
   /** The timer, for the soonest transition. */

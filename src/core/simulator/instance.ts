@@ -1,9 +1,9 @@
-import { stringify } from 'lossless-json'
+import { jsonText } from '../json-text.js'
 import { createControls, type Controls } from '../controls/controls.js'
 import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
-import type { Instance } from '../dispatch/keyed-answer.js'
-import { errorReporter } from '../dispatch/unexpected-error.js'
+import type { Instance } from '../dispatch/request-context.js'
+import { errorReporter } from '../dispatch/error-reporter.js'
 import type { AfterCancel, DeprecationDates } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
@@ -18,6 +18,7 @@ import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import { createJournal } from '../state/journal.js'
 import { type BaseOrders, createBaseOrders } from '../state/base-orders.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
+import type { TimeSource } from '../time-source.js'
 import type { CheckedOptions } from './options.js'
 import { scenarioCache } from './scenario-cache.js'
 import type { SimulatorOptions } from './types.js'
@@ -147,11 +148,13 @@ function generatorOf(generation: OrderGeneration): GenerateOrders {
   }
 }
 
+/** `time` is the simulator's one time source: each state's rate-limit windows and lifecycle read it. */
 export function createInstanceFactory(
   options: SimulatorOptions,
   checked: CheckedOptions,
   generation: OrderGeneration,
   files: { folder: ScenarioFolder | undefined; loadFile: ((path: string) => CheckedScenario) | undefined },
+  time: TimeSource,
 ): InstanceFactory {
   const { folder } = files
   const resolve = resolverWith(folder, files.loadFile)
@@ -168,7 +171,7 @@ export function createInstanceFactory(
   }
 
   function activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario {
-    const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, stringify(pet) ?? 'null']))
+    const petBodies = new Map(Object.entries(scenario.pets ?? {}).map(([petId, pet]) => [petId, jsonText(pet)]))
     return {
       scenario,
       source,
@@ -205,9 +208,9 @@ export function createInstanceFactory(
       const instance: SimulatorInstance = {
         store,
         ...(charge === undefined ? {} : { charge }),
-        controls: createControls(),
+        controls: createControls(Math.random, time.now),
         journal: createJournal(checked.journalSize),
-        lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)')),
+        lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)'), time),
         active,
         keysRefused: false,
         scheduleBytes,

@@ -3,6 +3,7 @@ import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { ApiBase } from '../operations/routing.js'
 import type { JournalWriter } from '../state/journal.js'
 import type { OrderRecord } from '../state/order-store.js'
+import type { TimeSource } from '../time-source.js'
 import type { FailValidation } from './view.js'
 import type { SimulatorCore, SimulatorView } from './types.js'
 
@@ -22,6 +23,8 @@ export interface SimulatorInternals {
     all(): readonly OrderRecord[]
     replace(records: readonly OrderRecord[]): Promise<void>
   }
+  /** The simulator's one time source (the `time` option, else the machine's): what a transport's own timers of a request read. */
+  time: TimeSource
   /** The scenarios folder (`scenariosDir`), or undefined without one. */
   folder: ScenarioFolder | undefined
   /** What the sessions hold in all, in bytes, as counted against `sessions.maxBytes`. */

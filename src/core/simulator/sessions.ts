@@ -78,14 +78,14 @@ function boundedCharge(
 /**
  * Sessions by id, bounded in number and in bytes, dropped only when idle or
  * ended: a session in use is never dropped to make room (a colleague's state
- * would silently reset); a new one is refused with 503 instead. `now` is the
- * time source of idle times (tests pass their own).
+ * would silently reset); a new one is refused with 503 instead. `now` reads
+ * the simulator's time source, which times idle times (tests pass their own).
  */
 export function createSessions(
   limits: SessionLimits,
   current: () => ActiveScenario,
   create: (active: ActiveScenario, charge: SessionCharge) => SimulatorInstance,
-  now: () => number = Date.now,
+  now: () => number,
 ): Sessions {
   // Least recently used first, so the idle ones are at the front: no walk of them all.
   const sessions = new Map<string, SessionEntry>()

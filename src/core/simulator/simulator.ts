@@ -1,7 +1,7 @@
 import { invalidRequest } from '../api-error.js'
 import { assertAuthorized } from '../bearer-auth.js'
 import { createDispatcher } from '../dispatch/dispatcher.js'
-import { errorReporter } from '../dispatch/unexpected-error.js'
+import { errorReporter } from '../dispatch/error-reporter.js'
 import { createSimFetch } from '../fetch/sim-fetch.js'
 import { quote } from '../quote-value.js'
 import { mapValidation, ValidationError } from '../validation-error.js'
@@ -9,6 +9,7 @@ import type { OrderGeneration } from '../scenario/order-generation.js'
 import type { ScenarioFiles } from '../scenario/node-scenario-files.js'
 import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { OrderRecord } from '../state/order-store.js'
+import { systemTime, type TimeSource } from '../time-source.js'
 import { createInstanceFactory, type SimulatorInstance } from './instance.js'
 import { attachInternals } from './internals.js'
 import { checkOptions, checkSeed } from './options.js'
@@ -30,7 +31,7 @@ const failRequest = (error: ValidationError): never => {
 const warnOfFolder = (line: string) => console.warn(`petstore-orders-simulator: ${line}`)
 
 /** Opens the `scenariosDir` option's folder with `open`, which only Node.js builds pass (a page cannot read a folder). */
-function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined): ScenarioFolder | undefined {
+function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined, time: TimeSource): ScenarioFolder | undefined {
   if (dir === undefined) return undefined
   return mapValidation(
     () => {
@@ -38,7 +39,7 @@ function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined)
         throw new ValidationError('scenariosDir', `scenariosDir must be a folder's path, got ${quote(dir)}.`)
       if (open === undefined)
         throw new ValidationError('scenariosDir', 'scenariosDir needs Node.js: a page cannot read a folder. Pass scenario objects instead.')
-      return open(dir, warnOfFolder)
+      return open(dir, warnOfFolder, { now: time.now })
     },
     (error) => failInProcess(error, 'create'),
   )
@@ -60,8 +61,10 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     () => checkSeed(options.seed),
     (error) => failInProcess(error, 'create'),
   )
-  const folder = openFolder(options.scenariosDir, files?.openFolder)
-  const factory = createInstanceFactory(options, checked, generation, { folder, loadFile: files?.loadFile })
+  // The one time source of this simulator: every time read and timer below goes through it.
+  const time = options.time ?? systemTime
+  const folder = openFolder(options.scenariosDir, files?.openFolder, time)
+  const factory = createInstanceFactory(options, checked, generation, { folder, loadFile: files?.loadFile }, time)
   let root: SimulatorInstance
   try {
     root = factory.create(factory.load(options.scenario ?? 'default', seed))
@@ -69,7 +72,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     folder?.close()
     throw error
   }
-  const sessions = createSessions(checked, () => root.active, factory.create)
+  const sessions = createSessions(checked, () => root.active, factory.create, time.now)
 
   const dispatcher = createDispatcher({
     base: checked.base,
@@ -85,6 +88,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     fallthrough: options.fallthrough ?? false,
     bodyLimit: checked.bodyLimit,
     report: errorReporter(options.onError),
+    time,
   })
 
   const view = (sessionId: string | null, fail: FailValidation) => {
@@ -120,6 +124,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     revision,
     records,
     folder,
+    time,
     sessionBytes: () => sessions.bytes(),
     hasSession: (id: string) => sessions.has(id),
   })

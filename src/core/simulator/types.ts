@@ -12,6 +12,7 @@ import type { PactDocument } from '../pact/pact-document.js'
 import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange } from '../pact/provider-states.js'
 import type { Fetch } from '../fetch/glossary.js'
+import type { TimeSource } from '../time-source.js'
 import type { ScenarioExport } from './scenario-export.js'
 
 export interface SimulatorOptions {
@@ -83,6 +84,14 @@ export interface SimulatorOptions {
    * global `fetch`. Without it such a request rejects with a `TypeError`.
    */
   fallbackFetch?: Fetch
+  /**
+   * For tests: where the simulator reads the time and sets its timers (session
+   * idle times, rate-limit windows, latency, the real time the lifecycle's
+   * clock runs on), so that a test advances it instead of sleeping. Default:
+   * the machine's time. It is NOT the simulated clock: `advanceClock` moves
+   * that one, on top of this.
+   */
+  time?: TimeSource
 }
 
 interface ResetOptions {

@@ -1,15 +1,16 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { TransformOptions } from '@jest/transform'
-import { expect, test } from 'vitest'
+import { expect, onTestFinished, test } from 'vitest'
 import esmToCjs from './esm-to-cjs.js'
 
-/** A package folder with a package.json of `type`, holding `files`. */
+/** A package folder with a package.json of `type`, holding `files`; removed once the test is over. */
 function packageWith(type: 'module' | 'commonjs', files: Record<string, string>): string {
   const folder = mkdtempSync(join(tmpdir(), `esm-to-cjs-${type}-`))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ type }))
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(folder, name, '..'), { recursive: true })

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
-import { expect, test } from 'vitest'
+import { expect, onTestFinished, test } from 'vitest'
 import { assertSupportedJest, jestProblem } from './jest-support.js'
 
 test('Jest 30 and newer are supported, and so is a Jest that cannot be found', () => {
@@ -23,7 +23,9 @@ test('the Jest that reads the preset is the one whose jest-config is loaded', ()
 })
 
 test('a Jest 29 whose jest-config is loaded is refused with that one line', () => {
-  const folder = join(mkdtempSync(join(tmpdir(), 'jest-29-')), 'node_modules', 'jest-config')
+  const project = mkdtempSync(join(tmpdir(), 'jest-29-'))
+  onTestFinished(() => rmSync(project, { recursive: true, force: true }))
+  const folder = join(project, 'node_modules', 'jest-config')
   mkdirSync(join(folder, 'build'), { recursive: true })
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'jest-config', version: '29.7.0' }))
   expect(() => assertSupportedJest({ [join(folder, 'build', 'index.js')]: {} })).toThrow(
