@@ -1,9 +1,9 @@
 import { request } from 'node:http'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import { FLAGS, VERIFY_FLAGS } from '../src/cli/flags.js'
 import { createSimulator } from '../src/index.js'
 import { CLI, freePort, ROOT, useProcesses, whenReady } from './support/cli-process.js'
@@ -83,7 +83,7 @@ describe('starting', () => {
     expect((await fetch(`${server.url}/store/orders/${pending?.id}`, { method: 'DELETE', headers: auth })).status).toBe(204)
     expect((await fetch(`${server.url}/store/orders/${pending?.id}`, { method: 'DELETE', headers: auth })).status).toBe(404)
 
-    const path = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'qa.json')
+    const path = join(tempFolder(), 'qa.json')
     writeFileSync(path, JSON.stringify({ name: 'qa', description: 'QA', apiKeys: ['qa-key'], orders: [{ id: 5, status: 'pending' }] }))
     const fromFile = await whenReady(cli(['--port', '0', '--scenario', path]))
     expect(fromFile.scenario).toBe('qa')
@@ -192,7 +192,7 @@ describe('refusing to start', () => {
   })
 
   test('a bad scenario file exits 1 naming the file and the field', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'bad.json')
+    const path = join(tempFolder(), 'bad.json')
     writeFileSync(path, JSON.stringify({ name: 'bad', description: 'd', apiKeys: [], orders: [{ id: 1, status: 'lost' }] }))
     const failing = cli(['--port', '0', '--scenario', path])
     expect(await failing.exited).toBe(1)
@@ -318,9 +318,16 @@ async function createListFromSimulator(): Promise<Response> {
   }
 }
 
+/** A folder in the system's temp folder, removed when the test that made it finishes. */
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+  return folder
+}
+
 /** A package folder of its own in the system's temp folder, holding `files` of the built dist/ and the package.json. */
 function builtCommandCopy(files: string[]): string {
-  const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+  const folder = tempFolder()
   mkdirSync(join(folder, 'dist'))
   writeFileSync(join(folder, 'package.json'), readFileSync(join(ROOT, 'package.json')))
   for (const file of files) copyFileSync(join(ROOT, 'dist', file), join(folder, 'dist', file))

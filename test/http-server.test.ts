@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test, vi } from 'vitest'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import type { Dispatcher } from '../src/core/dispatch/dispatcher.js'
 import type { Reply } from '../src/core/reply.js'
 import { attachInternals, internalsOf } from '../src/core/simulator/internals.js'
@@ -272,6 +272,7 @@ describe('startSimulatorServer: express is loaded on the first admin request', (
 
   test('a scenario file the server started with stays reachable by name, even after an in-process reset before the first admin call', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'petstore-lazy-'))
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
     const file = join(folder, 'mine.json')
     writeFileSync(file, JSON.stringify({ name: 'mine', orders: [{ id: 7, status: 'shipped' }] }))
     const running = await startSimulatorServer({ port: 0, scenario: file })
