@@ -11,6 +11,7 @@ import { isHealthPath } from './health.js'
 import {
   ADMIN_PREFIX,
   hasBody,
+  firstHeader,
   headerOf,
   isAdminPath,
   logWhenFinished,
@@ -136,7 +137,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
       return
     }
     // Node's req.headers keeps the first Host of several, as this does.
-    const refused = hostCheck(req.headersDistinct.host?.[0]) ?? targetError(req.url)
+    const refused = hostCheck(firstHeader(req, 'host')) ?? targetError(req.url)
     if (refused !== null) {
       sendError(res, refused)
       return

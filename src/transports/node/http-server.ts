@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { ApiError, errorReply } from '../../core/api-error.js'
 import { ErrorCode } from '../../core/error-codes.js'
@@ -55,21 +54,43 @@ function parserError(error: NodeJS.ErrnoException, server: Server, headersIn: bo
 }
 
 /**
- * The responses a server owes, by connection: one is owed from the moment its
- * request's headers arrive until it is sent or its connection closes. Nothing
- * is kept past that: a finished response held on to outlives its request.
+ * A server's open connections and the response each owes: one is owed from
+ * the moment its request's headers arrive until it is sent or its connection
+ * closes. One listener per connection, none per request; nothing is kept
+ * past its connection.
  */
-function owedResponses(server: Server): Map<Duplex, ServerResponse> {
-  const owed = new Map<Duplex, ServerResponse>()
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const { socket } = req
-    owed.set(socket, res)
-    res.once('close', () => {
-      // Pipelined requests are answered in order: a later one may own the connection by now.
-      if (owed.get(socket) === res) owed.delete(socket)
-    })
+function trackConnections(server: Server) {
+  // Each open connection, with the response of its latest request (pipelined requests are answered in order).
+  const open = new Map<Duplex, ServerResponse | null>()
+  server.on('connection', (socket: Duplex) => {
+    open.set(socket, null)
+    socket.once('close', () => open.delete(socket))
   })
-  return owed
+  const owed = (socket: Duplex): ServerResponse | null => {
+    const response = open.get(socket) ?? null
+    return response === null || response.writableFinished ? null : response
+  }
+  return {
+    /** Notes the response a request owes; the server's request listener calls it first. */
+    arrived(req: IncomingMessage, res: ServerResponse): void {
+      open.set(req.socket, res)
+    },
+    owed,
+    /** Closes the connections that owe no response: idle, or still sending a request's headers. */
+    closeWaiting() {
+      for (const socket of open.keys()) if (owed(socket) === null) socket.destroy()
+    },
+  }
+}
+
+/** A Node HTTP server that can close its waiting connections at shutdown. */
+export type HttpServer = Server & {
+  /**
+   * Closes the connections that have no request in flight (idle, or still
+   * sending a request's headers): they would hold a shutdown for the whole
+   * grace period. Connections with a request in flight are left to finish.
+   */
+  closeWaiting(): void
 }
 
 /**
@@ -78,7 +99,7 @@ function owedResponses(server: Server): Map<Duplex, ServerResponse> {
  * timeout, an Expect it cannot meet) gets a JSON Error body too, instead of a
  * bare status line. `timeouts` not given are REQUEST_TIMEOUTS.
  */
-export function createHttpServer(listener: RequestListener, timeouts: RequestTimeouts = {}): Server {
+export function createHttpServer(listener: RequestListener, timeouts: RequestTimeouts = {}): HttpServer {
   const requestTimeout = timeouts.requestTimeout ?? REQUEST_TIMEOUTS.requestTimeout
   const headersTimeout = timeouts.headersTimeout ?? REQUEST_TIMEOUTS.headersTimeout
   const bounds = {
@@ -88,10 +109,15 @@ export function createHttpServer(listener: RequestListener, timeouts: RequestTim
     connectionsCheckingInterval: timeouts.connectionsCheckingInterval ?? REQUEST_TIMEOUTS.connectionsCheckingInterval,
   }
   // A missing Host is refused by the Host check, with an Error body, rather than by Node with an empty one.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...bounds }, listener)
-  const owed = owedResponses(server)
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...bounds })
+  const connections = trackConnections(server)
+  // One request listener: Node calls a lone listener directly, several through a copied array.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    connections.arrived(req, res)
+    listener(req, res)
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const response = owed.get(socket) ?? null
+    const response = connections.owed(socket)
     // An answer already begun cannot be followed by another: its client gets a cut answer instead.
     if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
       socket.destroy()
@@ -102,24 +128,5 @@ export function createHttpServer(listener: RequestListener, timeouts: RequestTim
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     sendError(res, new ApiError(417, ErrorCode.ExpectationFailed, 'The server meets only "Expect: 100-continue".'))
   })
-  return server
-}
-
-/**
- * Closes the connections that are still sending a request's headers: they
- * have no request in flight, and would hold a shutdown for the whole grace
- * period. Connections with a request in flight are left to finish.
- */
-export function trackConnections(server: Server): { closeWaiting(): void } {
-  const open = new Set<Socket>()
-  server.on('connection', (socket: Socket) => {
-    open.add(socket)
-    socket.once('close', () => open.delete(socket))
-  })
-  const owed = owedResponses(server)
-  return {
-    closeWaiting() {
-      for (const socket of open) if (!owed.has(socket)) socket.destroy()
-    },
-  }
+  return Object.assign(server, { closeWaiting: connections.closeWaiting })
 }

@@ -56,9 +56,34 @@ export function routeUrl(target: string): RouteUrl {
   return new URL(`${REQUEST_ORIGIN}${path}`)
 }
 
-/** A header's value, repeated ones joined with ", " as Fetch joins them (`req.headers` keeps only the first Authorization). */
+/**
+ * A header's value, repeated ones joined with ", " as Fetch joins them
+ * (`req.headers` keeps only the first Authorization). Read from the raw
+ * lines: a request reads two or three headers, and building Node's header
+ * object for each request showed in the list's req/s (docs/performance.md).
+ */
 export function headerOf(req: IncomingMessage, name: string): string | undefined {
-  return req.headersDistinct[name.toLowerCase()]?.join(', ')
+  const wanted = name.toLowerCase()
+  const raw = req.rawHeaders
+  let value: string | undefined
+  for (let index = 0; index < raw.length; index += 2) {
+    const line = raw[index] as string
+    if (line.length === wanted.length && line.toLowerCase() === wanted) {
+      const next = raw[index + 1] as string
+      value = value === undefined ? next : `${value}, ${next}`
+    }
+  }
+  return value
+}
+
+/** A header's first value: what Node's `req.headers` keeps of a repeated Host or Content-Length. */
+export function firstHeader(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders
+  for (let index = 0; index < raw.length; index += 2) {
+    const line = raw[index] as string
+    if (line.length === name.length && line.toLowerCase() === name) return raw[index + 1]
+  }
+  return undefined
 }
 
 /**
@@ -110,8 +135,7 @@ export function nodeRequest(req: IncomingMessage, res: ServerResponse, bodyLengt
 
 /** Whether a request comes with a body to read: a Content-Length (0 included) or a Transfer-Encoding. */
 export function hasBody(req: IncomingMessage): boolean {
-  const { headersDistinct } = req
-  return headersDistinct['content-length'] !== undefined || headersDistinct['transfer-encoding'] !== undefined
+  return firstHeader(req, 'content-length') !== undefined || firstHeader(req, 'transfer-encoding') !== undefined
 }
 
 /**
@@ -120,7 +144,7 @@ export function hasBody(req: IncomingMessage): boolean {
  * rest once the answer is sent). `done` gets the body, or the error to answer.
  */
 export function readBody(req: IncomingMessage, limit: number, done: (error: ApiError | null, body: Buffer) => void): void {
-  const declared = req.headersDistinct['content-length']?.[0]
+  const declared = firstHeader(req, 'content-length')
   if (declared !== undefined && Number(declared) > limit) {
     done(payloadTooLarge(limit), Buffer.alloc(0))
     return

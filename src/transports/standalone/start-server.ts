@@ -9,7 +9,7 @@ import type { Simulator } from '../msw/msw-simulator.js'
 import { createFrontDoor } from '../node/front-door.js'
 import { createHealthCheck } from '../node/health.js'
 import { createHostCheck, hostOf, isLoopbackHost } from '../node/host-check.js'
-import { createHttpServer, trackConnections } from '../node/http-server.js'
+import { createHttpServer } from '../node/http-server.js'
 import { sendError } from '../node/node-edge.js'
 import { packageVersion } from '../node/package-root.js'
 import type { OrderGeneration } from '../../core/scenario/order-generation.js'
@@ -115,7 +115,6 @@ function listen(options: SimulatorServerOptions, generation: OrderGeneration): P
   })
   return new Promise((resolve, reject) => {
     const server = createHttpServer(listener)
-    const connections = trackConnections(server)
     server.listen(options.port ?? DEFAULT_PORT, host)
     server.once('error', reject)
     server.once('listening', () => {
@@ -142,7 +141,7 @@ function listen(options: SimulatorServerOptions, generation: OrderGeneration): P
               else done()
             })
             server.closeIdleConnections()
-            connections.closeWaiting()
+            server.closeWaiting()
           }),
       })
     })
