@@ -63,6 +63,23 @@ async function main(): Promise<void> {
     })
     return
   }
+  if (process.argv[2] === 'record') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
+    // Loaded for `record` only, as verify is.
+    const { recordMain } = await import('./cli/record/record-main.js')
+    process.exitCode = await recordMain(process.argv.slice(3), process.env, {
+      stdout: write(process.stdout),
+      stderr: write(process.stderr),
+    })
+    return
+  }
+  if (process.argv[2] === 'import-har') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
+    // Loaded for `import-har` only, as verify is.
+    const { importHarMain } = await import('./cli/import-har/import-har-main.js')
+    process.exitCode = importHarMain(process.argv.slice(3), { stdout: write(process.stdout), stderr: write(process.stderr) })
+    return
+  }
   let command: CliCommand
   try {
     command = parseCommandLine(process.argv.slice(2), process.env)
@@ -102,8 +119,10 @@ async function main(): Promise<void> {
   const folder = internalsOf(running.sim).folder
   const files = folder?.list().length ?? 0
   const scenarios = folder === undefined ? '' : `, scenarios folder: ${folder.dir} (${files} file${files === 1 ? '' : 's'})`
+  // The target, never its key: what is not simulated goes there.
+  const proxy = options.proxy === undefined ? '' : `, forwarding the rest to ${options.proxy.target}${options.proxy.record === true ? ', recording' : ''}`
   process.stdout.write(
-    `Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${scenarios}${madeToken})\n`,
+    `Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
   )
   if (!isLoopbackBind(host)) {
     process.stderr.write(

@@ -157,6 +157,8 @@ describe('other unbounded state', () => {
           header: (name: string) => (name === 'Authorization' ? `Bearer ${token}` : null),
           signal: undefined,
           bodyExceeds: () => false,
+          headerPairs: () => [],
+          body: async () => null,
         },
         new URL('http://localhost/v1/store/orders'),
       )

@@ -1,3 +1,4 @@
+import { createRouteBook } from '../src/core/routes/route-book.js'
 import * as msw from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
@@ -40,6 +41,9 @@ test('exports every error code as a stable snake_case constant', () => {
     'order_not_pending',
     'payload_too_large',
     'pet_not_found',
+    'proxy_answer_too_large',
+    'proxy_timeout',
+    'proxy_unreachable',
     'rate_limited',
     'request_timeout',
     'scenario_exists',
@@ -80,6 +84,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
           settings: () => ({ acceptedKeys: new Set([KEY]), exposeStatus: false, afterCancel: 'keep', petBodies: new Map() }),
           controls: createControls(),
           journal: createJournal(10),
+          routes: createRouteBook([]),
         }),
         journal: createJournal(10),
         config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },

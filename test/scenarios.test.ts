@@ -205,7 +205,7 @@ const badFiles: { case: string; content: string; field?: string; message: string
     content: JSON.stringify({ ...valid, order: [] }),
     field: 'order',
     message:
-      'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit, lifecycle, deprecation)',
+      'unknown field order (allowed: name, description, apiKeys, orders, generate, pets, exposeStatus, afterCancel, latency, faults, rateLimit, lifecycle, routes, deprecation)',
     schemaRejects: true,
   },
   {

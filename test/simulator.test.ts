@@ -233,8 +233,10 @@ describe('options', () => {
         afterCancel: 'keep',
         lifecycle: null,
         deprecation: { deprecatedAt: new Date('2026-01-01T00:00:00Z'), sunsetAt: new Date('2027-01-01T00:00:00Z') },
+        proxy: null,
       },
       orders: sim.orders(),
+      routes: [],
     })
     expect(sim.state().orders.every((order) => order.status === 'shipped')).toBe(true)
   })

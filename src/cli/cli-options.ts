@@ -8,6 +8,7 @@ import { systemErrorCode } from '../core/system-error-code.js'
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../core/scenario/load-scenario.js'
 import { loadScenarioFile } from '../core/scenario/scenario-file.js'
 import { checkOptions, checkReachablePath } from '../core/simulator/options.js'
+import { checkProxyOption, type ProxyOption } from '../core/proxy/proxy-option.js'
 import type { SimulatorOptions } from '../core/simulator/types.js'
 import { hostOf } from '../transports/node/host-check.js'
 import type { SimulatorServerOptions } from '../transports/standalone/start-server.js'
@@ -225,6 +226,51 @@ export function readSimulatorFlags(reader: FlagReader, options: SimulatorServerO
   }
   const journalSize = read('journal-size')
   if (journalSize !== undefined) options.journalSize = parseWholeNumber(journalSize, label('journal-size'), 1_000_000)
+  readProxyFlags(reader, options)
+}
+
+/** The flag each field of the core's proxy option comes from, for its messages. */
+const PROXY_FLAGS: Readonly<Record<string, string>> = {
+  'proxy.target': 'proxy',
+  'proxy.key': 'proxy-key',
+  'proxy.timeoutSeconds': 'proxy-timeout',
+  'proxy.record': 'record',
+}
+
+/** --proxy and the flags that shape it, checked by the core's proxy option (its messages, with the flag's name). */
+function readProxyFlags({ read, readBoolean, label }: FlagReader, options: SimulatorServerOptions): void {
+  const target = read('proxy')
+  const key = read('proxy-key')
+  const timeout = read('proxy-timeout')
+  const record = readBoolean('record')
+  if (target === undefined || target === '') {
+    const lone = key !== undefined ? 'proxy-key' : timeout !== undefined ? 'proxy-timeout' : record === true ? 'record' : undefined
+    if (lone !== undefined) throw new CliUsageError(`${label(lone)} works only with --proxy <url> (or PETSTORE_SIM_PROXY).`)
+    return
+  }
+  const seconds = timeout === undefined ? undefined : Number(timeout.trim() === '' ? Number.NaN : timeout)
+  const proxy: ProxyOption = {
+    target,
+    ...(key === undefined ? {} : { key }),
+    ...(seconds === undefined ? {} : { timeoutSeconds: seconds }),
+    ...(record === undefined ? {} : { record }),
+  }
+  mapValidation(
+    () => checkProxyOption(proxy),
+    (error) => {
+      const flag = PROXY_FLAGS[error.field] ?? 'proxy'
+      // The key is never echoed; the other values are the user's own.
+      throw new CliUsageError(
+        error.message
+          .replace(/^proxy\.\w+/, label(flag))
+          .replace(
+            /, got .*\.$/,
+            timeout !== undefined && flag === 'proxy-timeout' ? `, got "${timeout}".` : flag === 'proxy' ? `, got "${target}".` : '.',
+          ),
+      )
+    },
+  )
+  options.proxy = proxy
 }
 
 /** The flags of the server around it: address, admin API, Host and Origin guards. */

@@ -3,9 +3,9 @@ import { knownVariables, unknownVariableWarnings } from './env-warnings.js'
 import { FLAGS, VERIFY_FLAGS } from './flags.js'
 
 describe('knownVariables', () => {
-  test("is every flag's variable, the server's and verify's, and the Playwright fixture's PETSTORE_SIM_URL", () => {
+  test("is every flag's variable, the server's and verify's, the Playwright fixture's PETSTORE_SIM_URL and record's key", () => {
     const fromFlags = [...FLAGS, ...VERIFY_FLAGS].map((flag) => flag.env).filter((name) => name !== '')
-    expect(new Set(knownVariables())).toEqual(new Set([...fromFlags, 'PETSTORE_SIM_URL']))
+    expect(new Set(knownVariables())).toEqual(new Set([...fromFlags, 'PETSTORE_SIM_URL', 'PETSTORE_SIM_RECORD_KEY']))
   })
 })
 

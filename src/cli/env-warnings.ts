@@ -5,13 +5,13 @@ import { escapeControls } from './terminal-text.js'
 const PREFIX = 'PETSTORE_SIM_'
 
 /**
- * The package's variables read outside the CLI, which a test run's
- * environment hands down to a server it starts: the Playwright fixture's
- * base URL (src/playwright.ts).
+ * The package's variables read outside the server's flags: the Playwright
+ * fixture's base URL (src/playwright.ts), which a test run's environment
+ * hands down to a server it starts, and `record`'s key (cli/record).
  */
-const READ_ELSEWHERE = ['PETSTORE_SIM_URL']
+const READ_ELSEWHERE = ['PETSTORE_SIM_URL', 'PETSTORE_SIM_RECORD_KEY']
 
-/** Every PETSTORE_SIM_* variable read: each flag's, the server's and verify's, and those read elsewhere. */
+/** Every PETSTORE_SIM_* variable read: each flag's, the server's, verify's and record's, and those read elsewhere. */
 export function knownVariables(): string[] {
   const fromFlags = [...FLAGS, ...VERIFY_FLAGS].map((flag) => flag.env).filter((name) => name.startsWith(PREFIX))
   return [...new Set([...fromFlags, ...READ_ELSEWHERE])]

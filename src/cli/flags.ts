@@ -103,6 +103,32 @@ export const FLAGS: readonly Flag[] = [
     value: '<n>',
     help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.`,
   },
+  {
+    name: 'proxy',
+    env: 'PETSTORE_SIM_PROXY',
+    value: '<url>',
+    help:
+      "Forward every request under the base that no operation or scenario route takes to the real service's API base at <url>, " +
+      "and pass its answer back (docs/proxy.md). The spec's operations are always simulated; /__sim is never forwarded. Default off.",
+  },
+  {
+    name: 'proxy-key',
+    env: 'PETSTORE_SIM_PROXY_KEY',
+    value: '<token>',
+    help: "The real service's key, sent instead of the client's Authorization on forwarded requests; never printed or logged. Default: the client's header as sent.",
+  },
+  {
+    name: 'proxy-timeout',
+    env: 'PETSTORE_SIM_PROXY_TIMEOUT',
+    value: '<seconds>',
+    help: 'How long a forwarded request may take, answer body included; past it 504 proxy_timeout. Default 10.',
+  },
+  {
+    name: 'record',
+    env: 'PETSTORE_SIM_RECORD',
+    boolean: true,
+    help: 'With --proxy: keep each forwarded answer (status below 500, body up to 1 MiB) as a route, answered offline from then on; POST /__sim/scenarios saves them. Default off.',
+  },
   { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
   {
     name: 'admin-token',
@@ -135,6 +161,8 @@ export function helpText(): string {
   return [
     'Usage: petstore-sim [options]     (or: npm start -- [options])',
     '       petstore-sim verify --target <url> --key <token> [verify options]',
+    '       petstore-sim record --target <url> --name <name> --key <token> [--out <file>]   (see record --help)',
+    '       petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]   (see import-har --help)',
     '',
     'Serves the Petstore Orders Service simulator over HTTP: the API under the base path',
     `(${describeOperations('/v1')}) and`,

@@ -58,6 +58,12 @@ export const ErrorCode = {
   ExpectationFailed: 'expectation_failed',
   /** 503: a new session (X-Sim-Session) would pass the sessions' bound in number or in bytes; carries Retry-After. */
   TooManySessions: 'too_many_sessions',
+  /** 504: a request forwarded to the proxy target got no whole answer within the proxy timeout (default 10 s). */
+  ProxyTimeout: 'proxy_timeout',
+  /** 502: the proxy target could not be reached (connection refused, no such host, TLS) or closed the connection without an answer. */
+  ProxyUnreachable: 'proxy_unreachable',
+  /** 502: the proxy target's answer body passed 32 MiB; it was cut off there. */
+  ProxyAnswerTooLarge: 'proxy_answer_too_large',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const

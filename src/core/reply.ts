@@ -13,6 +13,10 @@ export interface SimRequest {
   readonly signal: AbortSignal | undefined
   /** True when the body is larger than `limit` bytes (a transport limit, checked before anything else). */
   bodyExceeds(limit: number): boolean | Promise<boolean>
+  /** Every header as sent, for forwarding (docs/proxy.md); a repeated one as several pairs or joined. */
+  headerPairs(): Iterable<readonly [string, string]>
+  /** The body, read once `bodyExceeds` said it is within the limit; null when there is none. */
+  body(): Promise<Uint8Array | null>
 }
 
 /** An answer, ready for a transport to send. */
@@ -22,6 +26,8 @@ export interface Reply {
   body: Uint8Array | string | null
   /** A network failure, and what caused it: reset the connection (over HTTP) or fail the fetch (in process) instead of answering. */
   networkError?: string
+  /** Each Set-Cookie line of a forwarded answer, which cannot be joined into one header; sent by the server only (docs/proxy.md). */
+  setCookie?: readonly string[]
   /** Send the body in `PACE_PIECES` pieces spread over this many ms (a `slow-body` fault). */
   paceMs?: number
 }

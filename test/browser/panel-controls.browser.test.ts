@@ -41,6 +41,8 @@ const CONNECTIONS: Connection[] = [
       // A scenarios folder with a scenario of QA's.
       const folder = mkdtempSync(join(tmpdir(), 'petstore-panel-folder-'))
       writeFileSync(join(folder, 'qa-two.json'), JSON.stringify({ description: 'Two orders', orders: [{ id: 1 }, { id: 2 }] }))
+      const inventory = { method: 'GET', path: '/store/inventory', status: 200, body: { available: 3 } }
+      writeFileSync(join(folder, 'qa-routes.json'), JSON.stringify({ description: 'A route', orders: [{ id: 1 }], routes: [inventory] }))
       const server = await startSimulatorServer({ port: 0, host: '127.0.0.1', scenariosDir: folder })
       servers.push(server)
       const origin = new URL(server.url).origin
@@ -137,6 +139,22 @@ describe.skipIf(SKIP_BROWSER_TESTS).each(CONNECTIONS)('every control of the pane
     await expect.poll(() => statusCell(panel, 1).textContent()).toBe('shipped')
     await panel.getByRole('button', { name: 'Reset', exact: true }).click()
     await expect.poll(async () => (await read()).orders[0]?.status).toBe('pending')
+  })
+
+  test("the scenario's routes, and whether what no route takes is forwarded", async () => {
+    const { panel, folder } = await connection.open(context)
+    await expect.poll(() => panel.getByText(/^Routes: 0\. Not forwarding/).count()).toBe(1)
+    // Only the server's page has a folder with a scenario that holds a route.
+    if (folder === undefined) return
+    await panel.getByRole('combobox', { name: 'Scenario to load' }).selectOption('qa-routes')
+    await panel.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(() => panel.getByText(/^Routes: 1\. Not forwarding/).count()).toBe(1)
+    await expect.poll(() => panel.getByRole('list', { name: 'Routes' }).getByRole('listitem').allTextContents()).toEqual([
+      'GET /store/inventory → 200',
+    ])
+    await panel.getByRole('combobox', { name: 'Scenario to load' }).selectOption('default')
+    await panel.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(() => panel.getByText(/^Routes: 0\./).count()).toBe(1)
   })
 
   test("Download gives this state as a scenario file; Save as scenario writes it in the server's folder, or says why it cannot", async () => {

@@ -1,6 +1,7 @@
 // The shapes the admin API reads and answers, as valibot schemas: the admin document's components and the admin client's types.
 import * as v from 'valibot'
 import { OPERATION_IDS } from '../operations/registry.js'
+import { ROUTE_METHODS } from '../routes/route-schema.js'
 import { described, exactly, int, nullable, optional, whole } from './schema-parts.js'
 
 // A bigint over the wire, past 2^53: said as a number to valibot's converter, which has no JSON Schema for a bigint.
@@ -53,8 +54,25 @@ export const State = v.strictObject({
     afterCancel: v.picklist(['keep', 'remove']),
     deprecation: v.strictObject({ deprecatedAt: DateTime, sunsetAt: DateTime }),
     lifecycle: Lifecycle,
+    proxy: nullable(
+      v.strictObject({ target: v.string(), record: v.boolean() }),
+      'Where requests no operation or route takes are forwarded (--proxy), and whether their answers become routes (--record); null: nowhere. Never the key.',
+    ),
   }),
   orders: v.array(AdminOrder),
+  routes: described(
+    v.array(
+      v.strictObject({
+        method: v.picklist(ROUTE_METHODS),
+        path: v.string(),
+        status: int(200, 599),
+        headers: v.optional(v.record(v.string(), v.string())),
+        body: v.optional(v.unknown()),
+        auth: v.optional(v.boolean()),
+      }),
+    ),
+    "Answers for what the spec does not show: the scenario's routes, then those recorded while forwarding (docs/proxy.md).",
+  ),
 })
 
 export const ResetRequest = v.strictObject({
@@ -116,6 +134,7 @@ export const JournalEntry = v.strictObject({
   operation: v.nullable(OperationId),
   orderId: nullable(Int64, 'The order a cancel acted on (a valid int64 path id), else null.'),
   sessionRecreated: optional(v.literal(true), 'Present on the request that found its session dropped when idle and got a fresh one.'),
+  forwarded: optional(v.literal(true), 'Present on a request forwarded to the proxy target (--proxy); status is what came back.'),
 })
 
 export const FaultKind = v.picklist(['status', 'network', 'hang', 'slow-body', 'malformed-json'])

@@ -1,3 +1,4 @@
+import { createRouteBook } from '../routes/route-book.js'
 import { expect, test } from 'vitest'
 import { createControls } from '../controls/controls.js'
 import { getPetById } from '../operations/get-pet-by-id.js'
@@ -41,6 +42,8 @@ function request(): SimRequest {
     header: (name) => (name === 'Authorization' ? `Bearer ${KEY}` : null),
     signal: undefined,
     bodyExceeds: () => false,
+    headerPairs: () => [],
+    body: async () => null,
   }
 }
 
@@ -59,6 +62,7 @@ test('the latency waits and the journal dates the request by the time source giv
     }),
     controls,
     journal,
+    routes: createRouteBook([]),
   }
   const dispatcher = createDispatcher({
     base: parseApiBase('/v1'),

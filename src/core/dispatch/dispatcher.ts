@@ -11,6 +11,7 @@ import {
   answerOperation,
   answerPreferred,
   answerUnknown,
+  beyondSpec,
   checkBodySize,
   checkKey,
   findSession,
@@ -20,6 +21,7 @@ import {
   refuseBadSession,
   waitLatency,
 } from './steps.js'
+import type { ProxySetup } from '../proxy/proxy-option.js'
 import type { ErrorReporter } from './error-reporter.js'
 
 /**
@@ -41,8 +43,12 @@ const OPERATION_STEPS: readonly Step[] = [
   // and last, whatever answered or failed: the journal entry (`settle`)
 ]
 
-/** The steps of a request under the base that no operation takes: recorded in its session's journal, whatever its session. */
-const UNKNOWN_STEPS: readonly Step[] = [findSession, checkBodySize, answerUnknown]
+/**
+ * The steps of a request under the base that no operation takes: a scenario's
+ * route, else the proxy target, else a 404 or 405 (beyond-spec.ts). Recorded
+ * in its session's journal, whatever its session.
+ */
+const UNKNOWN_STEPS: readonly Step[] = [findSession, checkBodySize, beyondSpec, answerUnknown]
 
 /** What the dispatcher reads from the simulator on every request. */
 export interface DispatchContext {
@@ -60,6 +66,8 @@ export interface DispatchContext {
   report: ErrorReporter
   /** The time the journal records and the latency waits by; the machine's by default. */
   time?: TimeSource
+  /** Forward what no operation or route takes to a real deployment (docs/proxy.md). */
+  proxy?: ProxySetup | null
 }
 
 /** The service's operations, answered from plain values: what every transport calls. */
@@ -86,6 +94,7 @@ function settle(context: RequestContext, reply: Reply, error: ApiError | null): 
     operation: context.operation?.id ?? null,
     orderId: context.orderId,
     sessionRecreated: context.sessionRecreated,
+    forwarded: context.forwarded,
     inPact,
     // Read only for a pact's requests: the others need none of it.
     given: inPact ? context.given : null,
@@ -164,6 +173,7 @@ function arrive(
     inPact: false,
     given: null,
     authorization: null,
+    forwarded: false,
   }
 }
 
@@ -187,6 +197,7 @@ function setupOf(context: DispatchContext): DispatchSetup {
       return operation.headers({ deprecation })
     },
     operations: describeOperations(context.base.path),
+    proxy: context.proxy ?? null,
   }
 }
 

@@ -6,14 +6,18 @@ import type { OperationState } from '../operations/operation.js'
 import type { ApiBase, Operation, RouteUrl } from '../operations/routing.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
+import type { RouteBook } from '../routes/route-book.js'
 import type { JournalWriter } from '../state/journal.js'
 import type { TimeSource } from '../time-source.js'
+import type { ProxySetup } from '../proxy/proxy-option.js'
 import type { ErrorReporter } from './error-reporter.js'
 
 /** One independent state a request acts on: orders, settings, controls, journal. */
 export interface Instance extends OperationState {
   controls: Controls
   journal: JournalWriter
+  /** Answers for what the spec does not show: the scenario's routes and those recorded since. */
+  routes: RouteBook
   /** Set on a session that had been dropped and was made afresh, until its first journal entry says so. */
   recreatedUnannounced?: boolean
 }
@@ -38,6 +42,8 @@ export interface DispatchSetup {
   headersOf(operation: Operation, instance: Instance | null): HeaderFields
   /** The simulated operations, as the 404 of an unknown path lists them. */
   operations: string
+  /** Where requests no operation or route takes go; null: they get their 404 or 405. */
+  proxy: ProxySetup | null
 }
 
 /**
@@ -78,6 +84,8 @@ export interface RequestContext {
   given: Given | null
   /** The Authorization header, set where the key is checked. */
   authorization: string | null
+  /** It was forwarded to the proxy target. */
+  forwarded: boolean
 }
 
 /**

@@ -182,6 +182,13 @@ export function answerOperation(context: RequestContext): Reply | Promise<Reply>
   return reply instanceof Promise ? reply.then((settled) => finished(context, settled)) : finished(context, reply)
 }
 
+/** A scenario's route, else the proxy target (beyond-spec.ts, loaded when there is either). */
+export function beyondSpec(context: RequestContext): undefined | Promise<Reply | undefined> {
+  const { instance } = context
+  if (instance === null || (instance.routes.list().length === 0 && context.setup.proxy === null)) return undefined
+  return import('./beyond-spec.js').then(({ answerBeyondSpec }) => answerBeyondSpec(context, instance))
+}
+
 /** A request under the base that no operation takes: 405 with `Allow` on a known path, 404 elsewhere. */
 export function answerUnknown(context: RequestContext): Reply {
   const { request, setup } = context

@@ -1,42 +1,59 @@
 import type { SimRequest } from '../reply.js'
 
-/** Reads the body until it is past `limit` bytes: only a body without a declared length is read. */
-async function streamExceeds(body: ReadableStream<Uint8Array>, limit: number): Promise<boolean> {
+/** Reads the body until it is past `limit` bytes; null once it is, else the whole body. */
+async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> {
   const reader = body.getReader()
+  const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) return false
+    if (done) break
     size += value.byteLength
     if (size > limit) {
       // Not awaited: msw hands handlers a tee'd body, and cancelling one branch
       // of a tee settles only once the other branch is cancelled too.
       void reader.cancel().catch(() => undefined)
-      return true
+      return null
     }
+    chunks.push(value)
   }
+  const whole = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return whole
 }
 
 /**
- * Whether a request body is larger than `limit`, read no further than one byte past it.
- * Fetch computes Content-Length only when sending, so in process the header
- * is often absent and the body itself has to be measured. Synchronous without
- * a body to read (a GET, a DELETE): then the whole answer can be.
+ * What the operations read of a Fetch request; `target` is its path and query.
+ * Whether the body is over a limit is answered without reading it when
+ * Content-Length says (Fetch computes it only when sending, so in process it
+ * is often absent), else by reading no further than one byte past the limit;
+ * synchronous without a body (a GET, a DELETE), so the whole answer can be.
+ * The bytes read are kept for `body()`, which only forwarding calls.
  */
-function bodyExceeds(request: Request, limit: number): boolean | Promise<boolean> {
-  const declared = request.headers.get('Content-Length')
-  if (declared !== null) return Number(declared) > limit
-  if (request.body === null) return false
-  return streamExceeds(request.body, limit)
-}
-
-/** What the operations read of a Fetch request; `target` is its path and query. */
 export function fromFetch(request: Request, target: string): SimRequest {
+  let read: Promise<Uint8Array | null> | undefined
+  const body = (): Promise<Uint8Array | null> => {
+    read ??= request.body === null ? Promise.resolve(null) : request.arrayBuffer().then((bytes) => new Uint8Array(bytes))
+    return read
+  }
   return {
     method: request.method,
     target,
     header: (name) => request.headers.get(name),
     signal: request.signal,
-    bodyExceeds: (limit) => bodyExceeds(request, limit),
+    bodyExceeds(limit) {
+      const declared = request.headers.get('Content-Length')
+      if (declared !== null) return Number(declared) > limit
+      if (request.body === null) return false
+      const within = readWithin(request.body, limit)
+      read = within
+      return within.then((bytes) => bytes === null)
+    },
+    headerPairs: () => request.headers,
+    body,
   }
 }

@@ -5,6 +5,7 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
 import { OPERATION_IDS } from '../operations/registry.js'
+import { MAX_ROUTES, ROUTE_METHODS } from '../routes/route-schema.js'
 import type { Scenario } from './scenario.js'
 import { SCENARIO_PARTS, ScenarioSchema } from './scenario-schema.js'
 
@@ -58,6 +59,19 @@ const READ = {
   ),
   rateLimit: v.union([v.pipe(v.string(), v.regex(/^\d+\/\d+(s|m|h)?$/)), v.strictObject({ limit: whole(1), windowSeconds: whole(1) })]),
   lifecycle: v.union([v.strictObject({ shipAfter: Duration }), v.strictObject({ min: Duration, max: Duration })]),
+  routes: v.pipe(
+    v.array(
+      v.strictObject({
+        method: v.picklist(ROUTE_METHODS),
+        path: v.pipe(v.string(), v.regex(/^\/[\x21-\x7e]*$/)),
+        status: whole(200, 599),
+        headers: v.optional(v.record(v.string(), v.string())),
+        body: v.optional(v.unknown()),
+        auth: v.optional(v.boolean()),
+      }),
+    ),
+    v.maxLength(MAX_ROUTES),
+  ),
 }
 
 /** What the file says of each field besides its shape. */
@@ -74,6 +88,8 @@ const DESCRIPTIONS: Partial<Record<keyof Scenario, string>> = {
   rateLimit: 'Per API key, such as "100/60s". A simulator option overrides it.',
   lifecycle:
     'Pending orders ship on their own (complete becomes true) this long after they are loaded, reset or added: {"shipAfter": "30s"}, or a delay drawn per order from the seed, {"min": "10s", "max": "60s"}. Durations: a number of ms, or <number><ms|s|m|h>, 0 to 24 h. A simulator option overrides it.',
+  routes:
+    'Answers for operations the spec does not show, such as {"method": "GET", "path": "/store/inventory", "status": 200, "body": {"available": 3}}. The path is under the API base; a {name} segment matches any one segment; a literal segment beats a {name}. A valid key is required unless "auth" is false. A route for one of the spec\'s operations (GET /store/orders, DELETE /store/orders/{orderId}, GET /pets/{petId}) is refused. At most 1,000 routes, each body at most 1 MiB as JSON.',
   deprecation:
     "The dates GET /pets/{petId} announces in its Deprecation (RFC 9745) and Sunset (RFC 8594) headers, each an RFC 3339 date-time with a time zone. Each defaults to the simulator's own (2026-01-01T00:00:00Z, 2027-01-01T00:00:00Z); the simulator's deprecation option (--deprecated-at, --sunset-at) overrides each date.",
 }

@@ -10,6 +10,7 @@ import { type LatencyInput, parseLatencySettings, type LatencySettings } from '.
 import { parseRateLimit, type RateLimit } from '../controls/rate-limit.js'
 import { ORDER_STATUSES } from '../glossary.js'
 import { parseLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rule.js'
+import { RoutesSchema } from '../routes/route-schema.js'
 import { ValidationError } from '../validation-error.js'
 import {
   asField,
@@ -170,6 +171,13 @@ export const ScenarioSchema = v.pipe(
      * simulator option overrides it. Default: none.
      */
     lifecycle: v.optional(readBy<LifecycleInput, LifecycleInput>(readLifecycle, asField)),
+    /**
+     * Answers for operations the spec does not show (`GET /store/inventory`):
+     * method, path under the base (`{name}` matches one segment), status,
+     * headers, body; a key is required unless `auth` is false. Never one of
+     * the spec's operations. Default: none.
+     */
+    routes: v.optional(RoutesSchema),
     /**
      * The dates `GET /pets/{petId}` announces (RFC 3339 date-times), each one
      * defaulting to the simulator's own. A simulator option overrides each date.

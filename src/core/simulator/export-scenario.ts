@@ -60,6 +60,9 @@ export function exportScenario(instance: SimulatorInstance, options: ExportOptio
     afterCancel: settings.afterCancel,
   }
   if (scenario.pets !== undefined) exported.pets = scenario.pets
+  // The scenario's routes and those recorded since: a saved state answers offline as this one does.
+  const routes = instance.routes.list()
+  if (routes.length > 0) exported.routes = routes.map((route) => ({ ...route }))
   const latency = controls.latency()
   if (latency !== null) exported.latency = latencyOf(latency)
   const faults = controls.faults()

@@ -18,6 +18,7 @@ import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import { createJournal } from '../state/journal.js'
 import { type BaseOrders, createBaseOrders } from '../state/base-orders.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
+import { createRouteBook } from '../routes/route-book.js'
 import type { TimeSource } from '../time-source.js'
 import type { CheckedOptions } from './options.js'
 import { scenarioCache } from './scenario-cache.js'
@@ -210,6 +211,7 @@ export function createInstanceFactory(
         ...(charge === undefined ? {} : { charge }),
         controls: createControls(Math.random, time.now),
         journal: createJournal(checked.journalSize),
+        routes: createRouteBook(active.scenario.routes ?? [], charge),
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)'), time),
         active,
         keysRefused: false,
@@ -230,6 +232,7 @@ export function createInstanceFactory(
       instance.scheduleBytes = scheduleBytes
       const stored = instance.store.replaceAll(next.initialOrders)
       instance.active = next
+      instance.routes.reset(next.scenario.routes ?? [])
       instance.keysRefused = false
       restoreControls(checked, instance.controls, next.scenario)
       instance.lifecycle.restart(next.settings.lifecycle, lifecycleSeed(next), next.initialOrders)

@@ -1,3 +1,4 @@
+import type { ProxySetup } from '../proxy/proxy-option.js'
 import { parseFault, type FaultInput } from '../controls/faults.js'
 import { parseLatencySettings, type LatencyRanges } from '../controls/latency.js'
 import { parseRateLimit, type RateLimit } from '../controls/rate-limit.js'
@@ -37,6 +38,8 @@ export interface CheckedOptions {
   rateLimit: RateLimit | null
   /** The option's lifecycle (null: none, whatever the scenario says), or undefined to take the scenario's. */
   lifecycle: LifecycleRule | null | undefined
+  /** Where requests no operation or route takes are forwarded; null: nowhere (checked by the Node builds: simulator.ts). */
+  proxy: ProxySetup | null
 }
 
 /**
@@ -157,5 +160,19 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
     )
   }
   const lifecycle = options.lifecycle === undefined ? undefined : parseLifecycle(options.lifecycle)
-  return { baseUrl, base, deprecation, journalSize, bodyLimit, maxSessions, idleMs, maxSessionBytes, latency, faults, rateLimit, lifecycle }
+  return {
+    baseUrl,
+    base,
+    deprecation,
+    journalSize,
+    bodyLimit,
+    maxSessions,
+    idleMs,
+    maxSessionBytes,
+    latency,
+    faults,
+    rateLimit,
+    lifecycle,
+    proxy: null,
+  }
 }

@@ -7,6 +7,7 @@ import { quote } from '../quote-value.js'
 import { mapValidation, ValidationError } from '../validation-error.js'
 import type { OrderGeneration } from '../scenario/order-generation.js'
 import type { ScenarioFiles } from '../scenario/node-scenario-files.js'
+import type { ProxySetup } from '../proxy/proxy-option.js'
 import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import type { OrderRecord } from '../state/order-store.js'
 import { systemTime, type TimeSource } from '../time-source.js'
@@ -45,6 +46,13 @@ function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined,
   )
 }
 
+/** The proxy option, checked where a Node build passes its check: a page has none (a real key in a page is anyone's). */
+function proxyOf(options: SimulatorOptions, files: ScenarioFiles | undefined): ProxySetup | null {
+  if (options.proxy === undefined) return null
+  if (files === undefined) throw new ValidationError('proxy', "proxy works in Node.js only: in a page, the real key would be anyone's.")
+  return files.checkProxy(options.proxy)
+}
+
 /**
  * Creates an independent simulator of the Petstore Orders Service, with no
  * transport: its own orders, keys, controls, journal and sessions.
@@ -54,7 +62,7 @@ function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined,
  */
 export function createSimulatorCore(options: SimulatorOptions, generation: OrderGeneration, files?: ScenarioFiles): SimulatorCore {
   const checked = mapValidation(
-    () => checkOptions(options),
+    () => ({ ...checkOptions(options), proxy: proxyOf(options, files) }),
     (error) => failInProcess(error, 'create'),
   )
   const seed = mapValidation(
@@ -89,6 +97,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     bodyLimit: checked.bodyLimit,
     report: errorReporter(options.onError),
     time,
+    proxy: checked.proxy,
   })
 
   const view = (sessionId: string | null, fail: FailValidation) => {

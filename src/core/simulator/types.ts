@@ -3,6 +3,8 @@ import type { LatencyInput, LatencyRanges, LatencySettings } from '../controls/l
 import type { RateLimit } from '../controls/rate-limit.js'
 import type { AfterCancel, DeprecationDates, Int64, NewOrder, Order, OrderPatch } from '../glossary.js'
 import type { Scenario } from '../scenario/scenario.js'
+import type { Route } from '../routes/route-table.js'
+import type { ProxyOption } from '../proxy/proxy-option.js'
 import type { Duration } from '../lifecycle/duration.js'
 import type { LifecycleInput, LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import type { ClockState } from '../lifecycle/order-lifecycle.js'
@@ -85,6 +87,13 @@ export interface SimulatorOptions {
    */
   fallbackFetch?: Fetch
   /**
+   * Forward every request under the base that neither an operation nor a
+   * scenario's route takes to a real deployment, and pass its answer back
+   * (docs/proxy.md): `{ target: 'https://staging.example.test/v1', key, record }`.
+   * The spec's operations are always simulated.
+   */
+  proxy?: ProxyOption
+  /**
    * For tests: where the simulator reads the time and sets its timers (session
    * idle times, rate-limit windows, latency, the real time the lifecycle's
    * clock runs on), so that a test advances it instead of sleeping. Default:
@@ -129,8 +138,12 @@ export interface SimulatorState {
     /** The delay before a pending order ships on its own, in ms (equal for `shipAfter`), or null for none. */
     lifecycle: LifecycleRule | null
     deprecation: DeprecationDates
+    /** Where requests no operation or route takes are forwarded, and whether their answers are recorded; null: nowhere. */
+    proxy: { target: string; record: boolean } | null
   }
   orders: Order[]
+  /** Answers for what the spec does not show: the scenario's routes, then those recorded while forwarding. */
+  routes: Route[]
 }
 
 /** The in-process API over one state: the simulator's own, or one session's. */

@@ -138,8 +138,11 @@ export function createView(
           afterCancel: active.settings.afterCancel,
           lifecycle: active.settings.lifecycle === null ? null : { ...active.settings.lifecycle },
           deprecation: { ...active.settings.deprecation },
+          // Where the rest goes, never with its key.
+          proxy: checked.proxy === null ? null : { target: checked.proxy.target, record: checked.proxy.record },
         },
         orders: store.all().map(toOrder),
+        routes: instance.routes.list().map((route) => ({ ...route })),
       }
     },
   }

@@ -22,6 +22,8 @@ export interface JournalEntry {
   orderId: Int64 | null
   /** Present (true) on the request that found its session dropped when idle and got a fresh one. */
   sessionRecreated?: true
+  /** Present (true) on a request forwarded to the proxy target (docs/proxy.md); `status` is what came back. */
+  forwarded?: true
 }
 
 /** What is stored per request: the cheap raw values, turned into a `JournalEntry` only when read. */
@@ -36,6 +38,8 @@ export interface JournalRecord {
   orderId: Int64Key | null
   /** The request's session had been dropped when idle and was made afresh for it. */
   sessionRecreated?: boolean
+  /** It was forwarded to the proxy target. */
+  forwarded?: boolean
   /** The service's rules answered it (no fault, no `Prefer`, no rate limit): it belongs in a pact. The fields below are for that pact. */
   inPact?: boolean
   /** What the answer depended on when the request arrived (a cancelled order's status). */
@@ -81,7 +85,7 @@ export function elapsedSince(started: number): number {
 }
 
 function toEntry(record: JournalRecord): JournalEntry {
-  const { time, method, path, status, duration, operation, orderId, sessionRecreated } = record
+  const { time, method, path, status, duration, operation, orderId, sessionRecreated, forwarded } = record
   return {
     time: new Date(time).toISOString(),
     method,
@@ -91,6 +95,7 @@ function toEntry(record: JournalRecord): JournalEntry {
     operation,
     orderId: orderId === null ? null : int64Value(orderId),
     ...(sessionRecreated === true ? { sessionRecreated } : {}),
+    ...(forwarded === true ? { forwarded } : {}),
   }
 }
 
@@ -141,8 +146,23 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   if (slot === undefined) {
     // One fixed literal shape: the slots are overwritten for every request, and the shape of a
     // spread copy made those writes allocate (peak RSS under load rose; docs/performance.md).
-    const { time, method, status, duration, operation, orderId, sessionRecreated = false } = entry
-    return { time, method, path, status, duration, operation, orderId, sessionRecreated, inPact, given, authorization, code, message }
+    const { time, method, status, duration, operation, orderId, sessionRecreated = false, forwarded = false } = entry
+    return {
+      time,
+      method,
+      path,
+      status,
+      duration,
+      operation,
+      orderId,
+      sessionRecreated,
+      forwarded,
+      inPact,
+      given,
+      authorization,
+      code,
+      message,
+    }
   }
   // Overwritten in place: a new object per request would live a trip round
   // the ring, long enough to be promoted to the old space under load. A string
@@ -156,6 +176,7 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   slot.operation = entry.operation
   if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
   slot.sessionRecreated = entry.sessionRecreated ?? false
+  slot.forwarded = entry.forwarded ?? false
   slot.inPact = inPact
   slot.given = given
   if (slot.authorization !== authorization) slot.authorization = authorization

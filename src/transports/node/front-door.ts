@@ -86,7 +86,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
     writeReply(res, req.method === 'HEAD' ? { ...reply, body: null } : reply, cors)
   }
 
-  function dispatch(exchange: Exchange, bodyLength: number): void {
+  function dispatch(exchange: Exchange, body: Buffer | null): void {
     const { req, res, cors } = exchange
     const target = req.url as string
     let url: RouteUrl
@@ -98,7 +98,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
       return
     }
     try {
-      reply = dispatcher.route(nodeRequest(req, res, bodyLength), url)
+      reply = dispatcher.route(nodeRequest(req, res, body), url)
     } catch (error) {
       // A bug of the simulator: its 500 says nothing, the report says what.
       if (!(error instanceof ApiError)) report(error, { method: req.method ?? '', target })
@@ -148,10 +148,10 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
     }
     const exchange: Exchange = { req, res, cors: apiCorsHeaders(headerOf(req, 'origin')), since: null }
     if (req.method === 'OPTIONS') preflight(exchange)
-    else if (!hasBody(req)) dispatch(exchange, 0)
+    else if (!hasBody(req)) dispatch(exchange, null)
     else {
       exchange.since = arrival()
-      readBody(req, bodyLimit, (error, body) => (error === null ? dispatch(exchange, body.length) : answerOwn(exchange, error)))
+      readBody(req, bodyLimit, (error, body) => (error === null ? dispatch(exchange, body) : answerOwn(exchange, error)))
     }
   }
 }

@@ -100,7 +100,7 @@ class NodeRequest implements SimRequest {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    private readonly bodyLength: number,
+    private readonly bytes: Buffer | null,
   ) {
     this.method = req.method ?? 'GET'
     this.target = req.url ?? '/'
@@ -124,13 +124,22 @@ class NodeRequest implements SimRequest {
   }
 
   bodyExceeds(limit: number): boolean {
-    return this.bodyLength > limit
+    return (this.bytes?.length ?? 0) > limit
+  }
+
+  *headerPairs(): Iterable<readonly [string, string]> {
+    const raw = this.req.rawHeaders
+    for (let index = 0; index < raw.length; index += 2) yield [raw[index] as string, raw[index + 1] as string]
+  }
+
+  async body(): Promise<Uint8Array | null> {
+    return this.bytes
   }
 }
 
-/** What the operations read of a Node request whose body (`bodyLength` bytes) was read and bounded. */
-export function nodeRequest(req: IncomingMessage, res: ServerResponse, bodyLength: number): SimRequest {
-  return new NodeRequest(req, res, bodyLength)
+/** What the operations read of a Node request whose body (null: none) was read and bounded. */
+export function nodeRequest(req: IncomingMessage, res: ServerResponse, body: Buffer | null): SimRequest {
+  return new NodeRequest(req, res, body)
 }
 
 /** Whether a request comes with a body to read: a Content-Length (0 included) or a Transfer-Encoding. */
@@ -196,6 +205,7 @@ export function writeReply(res: ServerResponse, reply: Reply, headers: Readonly<
   const head: string[] = []
   for (const name in headers) head.push(name, headers[name] as string)
   for (const name in reply.headers) head.push(name, reply.headers[name] as string)
+  for (const line of reply.setCookie ?? []) head.push('Set-Cookie', line)
   const body = reply.body === null ? null : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
   if (body !== null) head.push('Content-Length', String(body.byteLength))
   res.writeHead(reply.status, head)

@@ -24,6 +24,8 @@ async function fromRoute(request: Request, url: URL, session: string, signal: Ab
     },
     signal,
     bodyExceeds: (limit) => (body?.length ?? 0) > limit,
+    headerPairs: () => Object.entries(headers),
+    body: async () => (body === null ? null : new Uint8Array(body)),
   }
 }
 

@@ -21,6 +21,9 @@ function option({ name, builtin, source, error }: v.InferOutput<typeof ScenarioS
 export function scenarioSection(ctx: PanelContext) {
   const choice = h('select', { id: ctx.id('scenario'), name: 'scenario' })
   const now = h('p', { id: ctx.id('scenario-now'), class: 'now' })
+  // What answers beyond the spec: the routes, and where the rest goes (docs/proxy.md).
+  const beyond = h('p', { id: ctx.id('beyond-now'), class: 'now' })
+  const routes = h('ul', { id: ctx.id('routes'), 'aria-label': 'Routes' })
   const [error, saveError] = [alert(ctx.id('scenario-error')), alert(ctx.id('save-error'))]
   const apply = (applied: HTMLFormElement) =>
     ctx.run(error, () => ctx.admin().reset({ body: { scenario: choice.value, ...filledIn(applied, ['seed'], numberOr) } }))
@@ -62,13 +65,25 @@ export function scenarioSection(ctx: PanelContext) {
   }
   let shown: string | undefined
   return {
-    element: section(ctx.id('scenario-section'), 'Scenario', now, applying, title, saving),
+    element: section(ctx.id('scenario-section'), 'Scenario', now, beyond, routes, applying, title, saving),
     load: () => ctx.run(error, load),
     show(state: ShownState): void {
       now.textContent = `Now: ${state.scenario} (${state.description})${state.seed === null ? '' : `, seed ${state.seed}`}.`
       // Follows a change of scenario, unless someone is choosing; another event leaves a choice alone.
       if (state.scenario !== shown && ctx.focused() !== choice) choice.value = state.scenario
       shown = state.scenario
+      const { proxy } = state.options
+      const forwarding =
+        proxy === null
+          ? 'Not forwarding: what no operation or route takes gets 404 or 405.'
+          : `Forwarding the rest to ${proxy.target}${proxy.record ? ', recording each answer as a route' : ''}.`
+      beyond.textContent = `Routes: ${state.routes.length}. ${forwarding}`
+      // The first 50: a recording state may hold a thousand.
+      const listed = state.routes
+        .slice(0, 50)
+        .map((route) => `${route.method} ${route.path} → ${route.status}${route.auth === false ? ' (no key)' : ''}`)
+      if (state.routes.length > 50) listed.push(`… and ${state.routes.length - 50} more (GET /__sim/state lists them all)`)
+      routes.replaceChildren(...listed.map((line) => h('li', {}, line)))
     },
   }
 }

@@ -1,0 +1,116 @@
+import { readFileSync, statSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
+import { systemErrorCode } from '../../core/system-error-code.js'
+import { joinDashedValues, unknownFlagHint } from '../argv.js'
+import type { Flag } from '../flags.js'
+import { type CommandOutput, writeScenarioOutput } from '../record/write-scenario-output.js'
+import { escapeControls } from '../terminal-text.js'
+import { CliUsageError } from '../usage-error.js'
+import type { Scenario } from '../../core/scenario/scenario.js'
+import { HarImportError, importHar, MAX_HAR_CHARS } from './import-har.js'
+
+interface ImportHarCommand {
+  kind: 'import-har'
+  file: string
+  name: string
+  base: string
+  /** The file to write; undefined: standard output. */
+  out: string | undefined
+}
+
+/** Every flag of `petstore-sim import-har`, in the order its help lists them. */
+export const IMPORT_HAR_FLAGS: readonly Flag[] = [
+  { name: 'name', env: '', value: '<name>', help: 'Name of the scenario: lower-case letters, digits and dashes. Required.' },
+  { name: 'base', env: '', value: '<path>', help: "Path of the API base in the HAR's URLs. Default /v1." },
+  { name: 'out', env: '', value: '<file>', help: 'Write the scenario file here. Default: standard output.' },
+  { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
+]
+
+const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim import-har --help for the options.`)
+
+/** Reads `petstore-sim import-har <file.har> ...` (the arguments after `import-har`). Throws a `CliUsageError` of one line (exit 2). */
+function parseImportHarCommandLine(argv: readonly string[]): ImportHarCommand | { kind: 'help' } {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
+  try {
+    const options = Object.fromEntries(IMPORT_HAR_FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const]))
+    parsed = parseArgs({ args: joinDashedValues(argv, IMPORT_HAR_FLAGS), strict: true, allowPositionals: true, options })
+  } catch (error) {
+    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
+    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, IMPORT_HAR_FLAGS)}`)
+  }
+  const { values, positionals } = parsed
+  if (values['help'] === true) return { kind: 'help' }
+  const [file] = positionals
+  if (file === undefined || positionals.length !== 1) throw usage(`import-har takes one HAR file, got ${positionals.length}.`)
+  const name = values['name']
+  if (typeof name !== 'string' || name === '') throw usage('import-har needs --name <name>, the name of the scenario it writes.')
+  if (!SCENARIO_NAME.test(name))
+    throw usage(`--name must be 1 to 64 lower-case letters, digits and dashes, starting with a letter or digit, got "${name}".`)
+  const base = typeof values['base'] === 'string' ? values['base'] : '/v1'
+  if (!base.startsWith('/')) throw usage(`--base must be a path starting with "/", such as /v1, got "${base}".`)
+  const out = typeof values['out'] === 'string' ? values['out'] : undefined
+  if (out === '') throw usage('--out needs a file name.')
+  return { kind: 'import-har', file, name, base, out }
+}
+
+/** `petstore-sim import-har --help`. */
+export function importHarHelpText(): string {
+  return [
+    'Usage: petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]',
+    '',
+    "Turns a browser's HTTP archive (DevTools, Playwright's recordHar) into a scenario file that loads as",
+    'written. The last 200 answer of GET <base>/store/orders gives the orders (a status the records carry,',
+    'else complete: true is shipped and the rest pending), each 200 of GET <base>/pets/{petId} a pet record,',
+    'and every other entry under the base a route: the first per method and path, JSON bodies only; CORS',
+    'preflights and 304s are left out. Authorization and cookie values are never copied; where an answer',
+    'echoes one, it reads [redacted]. Exit code: 0 written, 2 bad usage or input (nothing is written).',
+    '',
+    'Options:',
+    ...IMPORT_HAR_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(32)}${flag.help}`),
+    '',
+    'Example: petstore-sim import-har session.har --name checkout --out scenarios/checkout.json',
+  ].join('\n')
+}
+
+/** The HAR's text, bounded before it is read. */
+function readHar(file: string): string {
+  try {
+    const { size } = statSync(file)
+    // UTF-8 takes at least one byte a character: a file within the bound in bytes is within it in characters.
+    if (size > MAX_HAR_CHARS) throw new HarImportError(`${file} is ${size} bytes; the largest HAR read is ${MAX_HAR_CHARS} (64 MiB).`)
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if (error instanceof HarImportError) throw error
+    const code = systemErrorCode(error)
+    const problem = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(error))
+    throw new HarImportError(`Failed to read ${file}: ${problem}.`)
+  }
+}
+
+/** `petstore-sim import-har`: returns the exit code; a problem is one line on stderr, exit 2, nothing written. */
+export function importHarMain(argv: readonly string[], out: CommandOutput): number {
+  const fail = (line: string) => {
+    out.stderr(`${escapeControls(line)}\n`)
+    return 2
+  }
+  let scenario: Scenario
+  let file: string | undefined
+  try {
+    const command = parseImportHarCommandLine(argv)
+    if (command.kind === 'help') {
+      out.stdout(`${importHarHelpText()}\n`)
+      return 0
+    }
+    scenario = importHar(readHar(command.file), { name: command.name, base: command.base })
+    file = command.out
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    // Bad usage and bad input say it all; anything else is still one line, never a stack.
+    return fail(
+      error instanceof HarImportError || error instanceof CliUsageError ? message : `Failed to import the HAR: ${message.split('\n')[0]}`,
+    )
+  }
+  const refused = writeScenarioOutput(file, scenario, out)
+  return refused === undefined ? 0 : fail(refused)
+}

@@ -1,0 +1,195 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, onTestFinished, test } from 'vitest'
+import { stringifyExactJson } from '../../core/exact-json.js'
+import { parseScenario } from '../../core/scenario/parse-scenario.js'
+import { parseScenarioJson } from '../../core/scenario/scenario-file.js'
+import { HarImportError, importHar, MAX_HAR_CHARS } from './import-har.js'
+import { IMPORT_HAR_FLAGS, importHarHelpText, importHarMain } from './import-har-main.js'
+
+const SECRET = 'browser-session-token-0123456789'
+
+interface EntryInput {
+  method?: string
+  url: string
+  status?: number
+  text?: string
+  encoding?: 'base64'
+  mimeType?: string
+  headers?: Record<string, string>
+  requestHeaders?: Record<string, string>
+}
+
+/** A HAR as DevTools and Playwright write it, with the client's credentials on every request. */
+function har(entries: EntryInput[]): string {
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: entries.map((entry) => ({
+        startedDateTime: '2026-01-01T00:00:00.000Z',
+        request: {
+          method: entry.method ?? 'GET',
+          url: entry.url,
+          headers: [
+            { name: 'Authorization', value: `Bearer ${SECRET}` },
+            { name: 'Cookie', value: `theme=dark; sid=${SECRET}` },
+            ...Object.entries(entry.requestHeaders ?? {}).map(([name, value]) => ({ name, value })),
+          ],
+        },
+        response: {
+          status: entry.status ?? 200,
+          headers: Object.entries({ 'content-type': entry.mimeType ?? 'application/json', ...entry.headers }).map(([name, value]) => ({
+            name,
+            value,
+          })),
+          content: {
+            size: 0,
+            mimeType: entry.mimeType ?? 'application/json',
+            ...(entry.text === undefined ? {} : { text: entry.text }),
+            ...(entry.encoding ? { encoding: entry.encoding } : {}),
+          },
+        },
+      })),
+    },
+  })
+}
+
+const API = 'https://api.example.test/v1'
+
+test('the last 200 list gives the orders, other entries under the base the routes (first per method and path), pets their records', () => {
+  const text = har([
+    { url: `${API}/store/orders`, text: '[{"id":1,"complete":false}]' },
+    // The browser's cache answered: no answer of the service's own, so the next one gives the route.
+    { url: `${API}/store/inventory`, status: 304 },
+    {
+      url: `${API}/store/inventory?fresh=1`,
+      text: '{"available":3}',
+      headers: { 'set-cookie': `sid=${SECRET}`, 'x-trace': 'a', ':status': '200' },
+    },
+    { url: `${API}/store/inventory`, text: '{"available":99}' },
+    { url: `${API}/store/orders`, status: 401, text: '{"code":"unauthorized"}' },
+    { url: `${API}/store/orders/`, text: '[{"id":9007199254740993,"complete":true},{"id":2}]' },
+    { method: 'POST', url: `${API}/store/orders`, status: 201, text: Buffer.from('{"id":3}').toString('base64'), encoding: 'base64' },
+    { method: 'DELETE', url: `${API}/store/orders/2`, status: 204 },
+    { url: `${API}/pets/7`, text: '{"id":7,"name":"Rex"}' },
+    { url: `${API}/pets/8`, status: 404, text: '{"code":"pet_not_found"}' },
+    { url: 'https://cdn.example.test/app.js', mimeType: 'text/javascript', text: 'alert(1)' },
+    { url: `${API}/blocked`, status: 0 },
+  ])
+  const scenario = importHar(text, { name: 'from-har' })
+  expect(scenario.orders).toEqual([
+    { id: 9007199254740993n, complete: true, status: 'shipped' },
+    { id: 2, status: 'pending' },
+  ])
+  expect(scenario.pets).toEqual({ 7: { id: 7, name: 'Rex' } })
+  expect(scenario.routes).toEqual([
+    {
+      method: 'GET',
+      path: '/store/inventory',
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-trace': 'a' },
+      body: { available: 3 },
+    },
+    { method: 'POST', path: '/store/orders', status: 201, headers: { 'content-type': 'application/json' }, body: { id: 3 } },
+  ])
+  expect(scenario.description).toMatch(
+    /^Imported from a HAR \(base \/v1\): 2 orders; status from complete.*; 2 routes; 1 pet record; 2 entries not imported .*\.$/,
+  )
+  const written = stringifyExactJson(scenario, 2)
+  expect(written).not.toContain(SECRET)
+  // It loads as written, routes included, as the loader reads a file.
+  const loaded = parseScenario(parseScenarioJson(written, 'file'), 'file')
+  expect(loaded.orders).toHaveLength(2)
+  expect(loaded.routes).toEqual(scenario.routes)
+})
+
+test('CORS preflights are left out, and a credential an answer echoes reads [redacted]', () => {
+  const scenario = importHar(
+    har([
+      {
+        method: 'OPTIONS',
+        url: `${API}/me`,
+        status: 204,
+        requestHeaders: { 'Access-Control-Request-Method': 'GET' },
+      },
+      { url: `${API}/me`, text: JSON.stringify({ user: 'ann', session: SECRET, [SECRET]: 1 }) },
+    ]),
+    { name: 'echo' },
+  )
+  expect(scenario.routes).toEqual([
+    {
+      method: 'GET',
+      path: '/me',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { user: 'ann', session: '[redacted]', '[redacted]': 1 },
+    },
+  ])
+  expect(scenario.description).toContain('1 entry not imported')
+  expect(scenario.description).toContain("credentials the HAR's headers carry read [redacted] in 2 values")
+  expect(stringifyExactJson(scenario)).not.toContain(SECRET)
+})
+
+test('--base picks the API in the URLs; no list leaves the scenario without orders', () => {
+  const scenario = importHar(har([{ url: 'http://localhost:3000/api/v2/health', text: '{"ok":true}' }]), { name: 'v2', base: '/api/v2/' })
+  expect(scenario.orders).toEqual([])
+  expect(scenario.routes).toEqual([
+    { method: 'GET', path: '/health', status: 200, headers: { 'content-type': 'application/json' }, body: { ok: true } },
+  ])
+  expect(scenario.description).toContain('no 200 answer of GET /api/v2/store/orders in the HAR, so no orders')
+})
+
+test('bad input is a one-line HarImportError', () => {
+  const problem = (text: string, base?: string) => {
+    try {
+      importHar(text, { name: 'x', ...(base === undefined ? {} : { base }) })
+    } catch (error) {
+      expect(error).toBeInstanceOf(HarImportError)
+      expect((error as Error).message).not.toContain('\n')
+      return (error as Error).message
+    }
+    throw new Error('expected an error')
+  }
+  expect(problem('<html>')).toMatch(/^The file is not a HAR: it is not JSON/)
+  expect(problem('{"log":{}}')).toBe('The file is not a HAR: it has no log.entries list.')
+  expect(problem(har([{ url: 'https://other.test/api/x', text: '{}' }]))).toBe(
+    "The HAR has no entry under /v1 (of its 1 entries); give the API's base with --base.",
+  )
+  expect(problem(har([{ url: `${API}/store/inventory`, mimeType: 'text/html', text: '<p>hi</p>' }]))).toBe(
+    'entry 0 (GET /v1/store/inventory): the body is not JSON (text/html); only JSON bodies are imported.',
+  )
+  expect(problem(har([{ url: `${API}/store/orders`, text: '{"not":"a list"}' }]))).toContain('the list of orders is not a JSON array')
+  expect(problem(har([{ url: `${API}/x`, text: 'eyJ', encoding: 'base64' }]))).toContain('the body is not JSON')
+  expect(problem('x'.repeat(MAX_HAR_CHARS + 1))).toContain('the most read is 67108864 (64 MiB)')
+  expect(problem(har([{ url: `${API}/x` }]), 'v1')).toContain('--base must be a path starting with "/"')
+})
+
+test('import-har writes the file, or exits 2 with one line and writes nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-har-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  const input = join(dir, 'session.har')
+  writeFileSync(input, har([{ url: `${API}/store/orders`, text: '[{"id":5}]' }]))
+  const lines: string[] = []
+  const out = { stdout: (text: string) => lines.push(text), stderr: (text: string) => lines.push(`ERR ${text}`) }
+  expect(importHarMain([input, '--name', 'session', '--out', join(dir, 'session.json')], out)).toBe(0)
+  expect(JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8'))).toMatchObject({
+    name: 'session',
+    orders: [{ id: 5, status: 'pending' }],
+  })
+  expect(importHarMain([join(dir, 'missing.har'), '--name', 'session'], out)).toBe(2)
+  expect(importHarMain([input], out)).toBe(2)
+  expect(lines.slice(-2)).toEqual([
+    `ERR Failed to read ${join(dir, 'missing.har')}: no such file.\n`,
+    'ERR import-har needs --name <name>, the name of the scenario it writes. Run petstore-sim import-har --help for the options.\n',
+  ])
+})
+
+test('import-har --help names every flag and the default base, and exits 0', () => {
+  const lines: string[] = []
+  expect(importHarMain(['--help'], { stdout: (text) => lines.push(text), stderr: (text) => lines.push(text) })).toBe(0)
+  expect(lines).toEqual([`${importHarHelpText()}\n`])
+  for (const flag of IMPORT_HAR_FLAGS) expect(importHarHelpText()).toContain(`--${flag.name}`)
+  expect(importHarHelpText()).toContain('Default /v1.')
+})

@@ -1,0 +1,151 @@
+import { parseArgs } from 'node:util'
+import { isBearerToken } from '../../core/bearer-auth.js'
+import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
+import { joinDashedValues, unknownFlagHint } from '../argv.js'
+import { createFlagReader } from '../cli-options.js'
+import { DEFAULT_RATE, DEFAULT_TIMEOUT_SECONDS, type Flag } from '../flags.js'
+import { CliUsageError } from '../usage-error.js'
+import { MAX_RECORDED_PET_BYTES, MAX_RECORDED_PETS, MAX_RECORDED_PETS_BYTES } from './record-scenario.js'
+
+interface RecordCommand {
+  kind: 'record'
+  /** The deployment's base URL, without a trailing "/". */
+  target: string
+  key: string
+  name: string
+  /** The file to write; undefined: standard output. */
+  out: string | undefined
+  pets: boolean
+  rate: number
+  timeoutMs: number
+}
+
+const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`
+
+/** Every flag of `petstore-sim record`, in the order its help lists them. */
+export const RECORD_FLAGS: readonly Flag[] = [
+  {
+    name: 'target',
+    env: '',
+    value: '<url>',
+    help: 'Base URL of the running service, such as https://staging.example.test/v1 (http or https). Required.',
+  },
+  { name: 'name', env: '', value: '<name>', help: 'Name of the scenario: lower-case letters, digits and dashes. Required.' },
+  { name: 'out', env: '', value: '<file>', help: 'Write the scenario file here. Default: standard output.' },
+  {
+    name: 'key',
+    env: 'PETSTORE_SIM_RECORD_KEY',
+    value: '<token>',
+    help: 'Bearer key the service accepts. Required. Never printed or written; the variable keeps it out of the process list.',
+  },
+  {
+    name: 'pets',
+    env: '',
+    boolean: true,
+    help:
+      `Also record GET /pets/{petId} for each petId the orders name, into the scenario's pets: the first ${MAX_RECORDED_PETS}, ` +
+      `each a 200 JSON record of at most ${mib(MAX_RECORDED_PET_BYTES)}, ${mib(MAX_RECORDED_PETS_BYTES)} in all. Default off.`,
+  },
+  {
+    name: 'rate',
+    env: '',
+    value: '<n>',
+    help: `At most this many requests a second to the service (0.1 to 100). Default ${DEFAULT_RATE}.`,
+  },
+  {
+    name: 'timeout',
+    env: '',
+    value: '<seconds>',
+    help: `Give up on one request after this long (0.1 to 600). Default ${DEFAULT_TIMEOUT_SECONDS}.`,
+  },
+  { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
+]
+
+const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim record --help for the options.`)
+
+/** The target as a base URL; never echoes a URL that carries credentials (as verify reads its --target). */
+function parseTarget(text: string | undefined): string {
+  if (text === undefined || text === '')
+    throw usage('record needs --target <url>, the base URL of the running service, such as https://api.example.test/v1.')
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw usage(`--target must be an http or https URL, such as https://api.example.test/v1, got "${text}".`)
+  }
+  if (url.username !== '' || url.password !== '')
+    throw usage('--target must not carry credentials (user:password@); give the key with --key.')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usage(`--target must be an http or https URL, got a ${url.protocol} one.`)
+  if (url.search !== '' || url.hash !== '') throw usage('--target takes the base URL only, without a query or a fragment.')
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+function parseNumber(text: string | undefined, flag: string, fallback: number, range: { min: number; max: number }): number {
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!/^\d+(\.\d+)?$/.test(text) || value < range.min || value > range.max)
+    throw usage(`${flag} must be a number from ${range.min} to ${range.max}, got "${text}".`)
+  return value
+}
+
+/** Reads `petstore-sim record ...` (the arguments after `record`). Throws a `CliUsageError` of one line (exit 2). */
+export function parseRecordCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): RecordCommand | { kind: 'help' } {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    const options = Object.fromEntries(RECORD_FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const]))
+    values = parseArgs({ args: joinDashedValues(argv, RECORD_FLAGS), strict: true, allowPositionals: false, options }).values
+  } catch (error) {
+    // parseArgs quotes the argument at fault, which may be the key: say which flag, never the value.
+    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
+    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, RECORD_FLAGS)}`)
+  }
+  if (values['help'] === true) return { kind: 'help' }
+  const reader = createFlagReader(values, RECORD_FLAGS, env)
+  const target = parseTarget(reader.read('target'))
+  const name = reader.read('name')
+  if (name === undefined || name === '') throw usage('record needs --name <name>, the name of the scenario it writes.')
+  if (!SCENARIO_NAME.test(name))
+    throw usage(`--name must be 1 to 64 lower-case letters, digits and dashes, starting with a letter or digit, got "${name}".`)
+  const out = reader.read('out')
+  if (out === '') throw usage('--out needs a file name.')
+  const key = reader.read('key')
+  if (key === undefined || key === '')
+    throw usage('record needs --key <token> (or PETSTORE_SIM_RECORD_KEY), a bearer key the service accepts.')
+  if (!isBearerToken(key))
+    throw usage(`${reader.label('key')} must be an RFC 6750 bearer token: letters, digits and -._~+/, then optional "=" (not shown here).`)
+  return {
+    kind: 'record',
+    target,
+    key,
+    name,
+    out,
+    pets: reader.readBoolean('pets') ?? false,
+    rate: parseNumber(reader.read('rate'), '--rate', DEFAULT_RATE, { min: 0.1, max: 100 }),
+    timeoutMs: parseNumber(reader.read('timeout'), '--timeout', DEFAULT_TIMEOUT_SECONDS, { min: 0.1, max: 600 }) * 1000,
+  }
+}
+
+/** `petstore-sim record --help`. */
+export function recordHelpText(): string {
+  const lines = RECORD_FLAGS.map((flag) => {
+    const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
+    return `${left.padEnd(32)}${flag.help}${flag.env === '' ? '' : ` [env ${flag.env}]`}`
+  })
+  return [
+    'Usage: petstore-sim record --target <url> --name <name> --key <token> [--out <file>] [options]',
+    '',
+    "Reads a running service's GET /store/orders into a scenario file that loads as written. The list has",
+    'no status field: a status the records carry is used, else complete: true is shipped and the rest',
+    'pending; the description says which. The key is never written: the file accepts the usual test key',
+    '(petstore-test-key). Exit code: 0 written, 2 bad usage or the list could not be read (nothing is written).',
+    '',
+    'Options:',
+    ...lines,
+    '',
+    'Example: PETSTORE_SIM_RECORD_KEY=... petstore-sim record --target https://staging.example.test/v1 --name staging --out staging.json',
+  ].join('\n')
+}

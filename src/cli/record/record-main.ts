@@ -1,0 +1,49 @@
+import { packageVersion } from '../../transports/node/package-root.js'
+import { escapeControls } from '../terminal-text.js'
+import { redactor } from '../verify/redact-key.js'
+import { parseRecordCommandLine, recordHelpText } from './record-command-line.js'
+import { RecordError, recordScenario } from './record-scenario.js'
+import { type CommandOutput, writeScenarioOutput } from './write-scenario-output.js'
+
+const EXIT = { written: 0, cannotRun: 2 } as const
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
+
+/**
+ * `petstore-sim record`: reads the deployment into a scenario and writes it
+ * to `--out` (else standard output); resolves with the exit code. Bad usage,
+ * an unreachable target or an unreadable list: one line on stderr, exit 2,
+ * nothing written. The key is never printed.
+ */
+export async function recordMain(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  out: CommandOutput,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseRecordCommandLine>
+  try {
+    parsed = parseRecordCommandLine(argv, env)
+  } catch (error) {
+    out.stderr(`${escapeControls(firstLine(error))}\n`)
+    return EXIT.cannotRun
+  }
+  if (parsed.kind === 'help') {
+    out.stdout(`${recordHelpText()}\n`)
+    return EXIT.written
+  }
+  const command = parsed
+  const redact = redactor(command.key)
+  const fail = (line: string) => {
+    out.stderr(`${escapeControls(redact(line))}\n`)
+    return EXIT.cannotRun
+  }
+  let scenario: Awaited<ReturnType<typeof recordScenario>>
+  try {
+    scenario = await recordScenario({ ...command, userAgent: `petstore-sim-record/${packageVersion()}` })
+  } catch (error) {
+    // A RecordError says it all; anything else is still one line, never a stack.
+    return fail(error instanceof RecordError ? error.message : `Failed to record from ${command.target}: ${firstLine(error)}`)
+  }
+  const refused = writeScenarioOutput(command.out, scenario, out)
+  return refused === undefined ? EXIT.written : fail(refused)
+}

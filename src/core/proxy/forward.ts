@@ -1,0 +1,229 @@
+import { ApiError, errorReply, invalidRequest } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { systemErrorCode } from '../system-error-code.js'
+import { systemTime, type TimeSource } from '../time-source.js'
+import { hopByHop } from './hop-by-hop.js'
+import { DEFAULT_PROXY_TIMEOUT_MS } from './proxy-option.js'
+
+/** The request as the client sent it, relative to the API base. */
+export interface ForwardRequest {
+  method: string
+  /** Path and query under the base, as sent: "/store/inventory?x=1" ("" or "?..." for the base itself). */
+  target: string
+  /** Every header the client sent, any case; a repeated one as several pairs or joined with ", ". */
+  headers: Iterable<readonly [string, string]>
+  body: Uint8Array | null
+  /** Aborts when the client gives up: forwarding stops and the abort's reason is thrown. */
+  signal?: AbortSignal
+}
+
+export interface ProxyOptions {
+  /** The real deployment's base URL ("https://staging.example.test/v1"); a trailing "/" is ignored. */
+  target: string
+  /** The real service's key: replaces the client's Authorization. Never in a message. */
+  key?: string
+  /** Default 10 s, headers and body. */
+  timeoutMs?: number
+  /** Default 32 MiB, counted as the decoded body arrives. */
+  maxAnswerBytes?: number
+  /** What the timeout waits by; the machine's by default. */
+  time?: TimeSource
+}
+
+export type ProxyFailure = typeof ErrorCode.ProxyTimeout | typeof ErrorCode.ProxyUnreachable | typeof ErrorCode.ProxyAnswerTooLarge
+
+/** The answer to pass back: the target's (minus hop-by-hop headers), or one of the three Error answers. */
+export interface ForwardedAnswer {
+  status: number
+  /** Lower-case names; repeated ones joined with ", " (Set-Cookie apart, below). */
+  headers: Record<string, string>
+  /** Each Set-Cookie line, which cannot be joined. */
+  setCookie: string[]
+  body: Uint8Array
+  /** For the journal: this request went to the target. */
+  forwarded: true
+  /** Set when the target gave no usable answer and `body` is the Error body saying why. */
+  failure?: ProxyFailure
+}
+
+export const MAX_PROXY_ANSWER_BYTES = 32 * 1024 * 1024
+
+/**
+ * Not the client's to send on: the target's Host is used, Fetch frames the
+ * body and negotiates the encoding it decodes, `Expect` is the simulator's
+ * server's, and msw's marker is msw's.
+ */
+const NOT_FORWARDED = new Set(['host', 'content-length', 'expect', 'accept-encoding', 'x-msw-intention'])
+/** Answer headers the transport sets for the body passed back, and Set-Cookie, passed back line by line. */
+const NOT_PASSED_BACK = new Set(['content-length', 'set-cookie'])
+/** The codings Fetch (undici) decodes; an answer in only these arrives decoded. */
+const DECODED_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd', 'identity'])
+const UNSENDABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** Prefer without its `code=` preference: that one steers the simulator (`Prefer: code=409`), never the real service. */
+function withoutCodePreference(value: string): string {
+  return value
+    .split(',')
+    .filter((preference) => !/^\s*code\s*(?:[=;]|$)/i.test(preference))
+    .join(',')
+    .trim()
+}
+
+/** The headers sent to the target. */
+function outgoingHeaders(incoming: Iterable<readonly [string, string]>, key: string | undefined): Headers {
+  const pairs = [...incoming]
+  const connection = pairs.filter(([name]) => name.toLowerCase() === 'connection').map(([, value]) => value)
+  const isHop = hopByHop(connection.length === 0 ? null : connection.join(','))
+  const headers = new Headers()
+  for (const [name, value] of pairs) {
+    const lower = name.toLowerCase()
+    // x-sim-*: the simulator's own (X-Sim-Session picks a session here, it means nothing there); ":" pseudo-headers are HTTP/2's.
+    if (isHop(lower) || NOT_FORWARDED.has(lower) || lower.startsWith('x-sim-') || lower.startsWith(':')) continue
+    if (lower === 'authorization' && key !== undefined) continue
+    const sent = lower === 'prefer' ? withoutCodePreference(value) : value
+    if (sent !== '' || lower !== 'prefer') headers.append(name, sent)
+  }
+  if (key !== undefined) headers.set('Authorization', `Bearer ${key}`)
+  return headers
+}
+
+/** The target's answer headers, less those of its connection and those the simulator owns. */
+function passedBackHeaders(answer: Headers): Record<string, string> {
+  const isHop = hopByHop(answer.get('connection'))
+  const codings = (answer.get('content-encoding') ?? '').split(',').map((coding) => coding.trim().toLowerCase())
+  const decoded = codings.every((coding) => coding === '' || DECODED_CODINGS.has(coding))
+  const headers: Record<string, string> = {}
+  for (const [name, value] of answer) {
+    // The simulator answers CORS itself: the target's would be a second, conflicting set.
+    if (isHop(name) || NOT_PASSED_BACK.has(name) || name.startsWith('access-control-')) continue
+    if (name === 'content-encoding' && decoded) continue
+    // defineProperty: a "__proto__" header stays a plain own property.
+    Object.defineProperty(headers, name, {
+      value: Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return headers
+}
+
+/** The target's base and the request's path and query as one URL, or an `ApiError` when dot segments would leave the base. */
+function forwardUrl(base: string, request: ForwardRequest): URL {
+  const baseUrl = new URL(base)
+  const basePath = baseUrl.pathname.replace(/\/+$/, '')
+  if (!/^(?:$|[/?])/.test(request.target)) throw new TypeError(`forward() takes a target under the base, such as "/store/inventory".`)
+  const url = new URL(`${baseUrl.origin}${basePath}${request.target}`)
+  if (url.origin !== baseUrl.origin || (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)))
+    throw invalidRequest('This request is not forwarded: its "." or ".." segments lead out of the API base.')
+  return url
+}
+
+/** The Error answer of a failed forward. */
+function failed(code: ProxyFailure, status: number, message: string): ForwardedAnswer {
+  const reply = errorReply(new ApiError(status, code, message))
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    setCookie: [],
+    body: new TextEncoder().encode(reply.body),
+    forwarded: true,
+    failure: code,
+  }
+}
+
+/** Reads the answer body up to `max` bytes; null once it passes them (the read is cancelled at once). */
+async function readBounded(response: Response, max: number, abort: () => void): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+  if (declared > max && response.headers.get('content-encoding') === null) {
+    abort()
+    return null
+  }
+  const reader = response.body?.getReader()
+  if (reader === undefined) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.length
+    if (size > max) {
+      abort()
+      await reader.cancel().catch(() => {})
+      return null
+    }
+    chunks.push(value)
+  }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.length
+  }
+  return body
+}
+
+/**
+ * Forwards one request to the same path and query under `options.target`
+ * and resolves with what to pass back. Redirects are passed back, not
+ * followed. Never rejects for the target's sake: a timeout is 504
+ * `proxy_timeout`, an unreachable target 502 `proxy_unreachable`, an answer
+ * over the bound 502 `proxy_answer_too_large`. Throws an `ApiError` (400)
+ * for a request that cannot be forwarded, and the client's abort reason.
+ */
+export async function forward(request: ForwardRequest, options: ProxyOptions): Promise<ForwardedAnswer> {
+  request.signal?.throwIfAborted()
+  const method = request.method.toUpperCase()
+  if (UNSENDABLE_METHODS.has(method)) throw invalidRequest(`${method} requests are not forwarded.`)
+  const url = forwardUrl(options.target.replace(/\/+$/, ''), request)
+  const shown = `${url.origin}${new URL(options.target).pathname.replace(/\/+$/, '')}`
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS
+  const max = options.maxAnswerBytes ?? MAX_PROXY_ANSWER_BYTES
+  const controller = new AbortController()
+  let timedOut = false
+  const time = options.time ?? systemTime
+  const timer = time.setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, timeoutMs)
+  const onClientAbort = () => controller.abort()
+  request.signal?.addEventListener('abort', onClientAbort, { once: true })
+  try {
+    // A copy: Fetch takes an ArrayBuffer-backed view, and the caller's bytes stay the caller's.
+    const body =
+      method === 'GET' || method === 'HEAD' || request.body === null || request.body.length === 0 ? null : new Uint8Array(request.body)
+    const response = await fetch(url, {
+      method,
+      headers: outgoingHeaders(request.headers, options.key),
+      redirect: 'manual',
+      signal: controller.signal,
+      ...(body === null ? {} : { body }),
+    })
+    const answer = await readBounded(response, max, () => controller.abort())
+    if (answer === null)
+      return failed(
+        ErrorCode.ProxyAnswerTooLarge,
+        502,
+        `The proxy target ${shown} answered with a body over ${max} bytes; it is not passed back.`,
+      )
+    return {
+      status: response.status,
+      headers: passedBackHeaders(response.headers),
+      setCookie: response.headers.getSetCookie(),
+      body: answer,
+      forwarded: true,
+    }
+  } catch (error) {
+    if (request.signal?.aborted === true) throw request.signal.reason
+    if (timedOut) return failed(ErrorCode.ProxyTimeout, 504, `The proxy target ${shown} sent no whole answer within ${timeoutMs / 1000} s.`)
+    const code = systemErrorCode(error instanceof Error ? error.cause : undefined) ?? systemErrorCode(error)
+    return failed(
+      ErrorCode.ProxyUnreachable,
+      502,
+      `The proxy target ${shown} could not be reached or gave no whole answer${code === undefined ? '' : ` (${code})`}.`,
+    )
+  } finally {
+    time.clearTimeout(timer)
+    request.signal?.removeEventListener('abort', onClientAbort)
+  }
+}

@@ -1,0 +1,44 @@
+import { isBearerToken } from '../bearer-auth.js'
+import { ValidationError } from '../validation-error.js'
+
+/** How long a forwarded request may take, answer body included, unless the option says. */
+export const DEFAULT_PROXY_TIMEOUT_MS = 10_000
+
+/** Where requests no operation or route takes are forwarded, and whether their answers are recorded as routes. */
+export interface ProxySetup {
+  /** The real deployment's API base URL, without a trailing "/". */
+  target: string
+  /** The real service's key, sent instead of the client's Authorization; never logged or journalled. */
+  key?: string | undefined
+  timeoutMs: number
+  record: boolean
+}
+
+/** The `proxy` option: where requests no operation or route takes are forwarded (docs/proxy.md). */
+export interface ProxyOption {
+  /** The real deployment's API base, such as "https://staging.example.test/v1". */
+  target: string
+  /** The real service's key: replaces the client's Authorization. Without it the client's goes as sent. */
+  key?: string
+  /** Seconds to wait for a whole answer (default 10, at most 600): past it, 504 `proxy_timeout`. */
+  timeoutSeconds?: number
+  /** Keep each forwarded answer (status below 500, body up to 1 MiB) as a route of the state. Default false. */
+  record?: boolean
+}
+
+/** Checks the `proxy` option; null when there is none. A message never holds the key. */
+export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | null {
+  if (option === undefined) return null
+  const { target, key, timeoutSeconds = DEFAULT_PROXY_TIMEOUT_MS / 1000, record = false } = option
+  const url = URL.canParse(target) ? new URL(target) : null
+  if (!/^https?:$/.test(url?.protocol ?? '') || url?.search !== '' || url.username !== '' || url.password !== '')
+    throw new ValidationError(
+      'proxy.target',
+      `proxy.target must be the http(s) URL of the real service's API base, with no query or user info, such as https://staging.example.test/v1, got "${target}".`,
+    )
+  if (key !== undefined && !isBearerToken(key)) throw new ValidationError('proxy.key', 'proxy.key must be a bearer token.')
+  if (!(timeoutSeconds > 0 && timeoutSeconds <= 600))
+    throw new ValidationError('proxy.timeoutSeconds', `proxy.timeoutSeconds must be above 0 and at most 600, got "${timeoutSeconds}".`)
+  if (typeof record !== 'boolean') throw new ValidationError('proxy.record', 'proxy.record must be true or false.')
+  return { target: url.href.replace(/\/+$/, ''), key, timeoutMs: Math.round(timeoutSeconds * 1000), record }
+}

@@ -1,0 +1,129 @@
+import { expect, test } from 'vitest'
+import { type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoutes } from './parse-routes.js'
+import { createRouteTable, type Route, routeReply } from './route-table.js'
+
+const fail: Fail = (field, problem) => {
+  throw Object.assign(new Error(problem), { field })
+}
+
+/** The message (and field) parseRoutes gives for one route. */
+function problemOf(route: unknown, index = 0): { field: string; message: string } {
+  const routes = [...Array.from({ length: index }, () => ({ method: 'GET', path: '/ok', status: 200 })), route]
+  try {
+    parseRoutes(routes, fail)
+  } catch (error) {
+    return { field: (error as { field: string }).field, message: (error as Error).message }
+  }
+  throw new Error('expected a problem')
+}
+
+test('a literal segment beats {name} where both match; the first declared wins between routes of one shape', () => {
+  const routes: Route[] = [
+    { method: 'GET', path: '/store/orders/{id}/items', status: 200, body: 'template' },
+    { method: 'GET', path: '/store/{area}/7/items', status: 200, body: 'later literal' },
+    { method: 'GET', path: '/store/orders/7/items', status: 200, body: 'literal' },
+    { method: 'GET', path: '/store/orders/{other}/items', status: 200, body: 'same shape, later' },
+    { method: 'POST', path: '/store/orders', status: 201 },
+  ]
+  const table = createRouteTable(routes)
+  expect(table.match('GET', '/store/orders/7/items')?.index).toBe(2)
+  expect(table.match('GET', '/store/orders/8/items')?.index).toBe(0)
+  expect(table.match('GET', '/store/carts/7/items')?.index).toBe(1)
+  // A query is no part of the path; one trailing slash is tolerated, as the operations tolerate it.
+  expect(table.match('GET', '/store/orders/8/items/?page=2')?.index).toBe(0)
+  expect(table.match('POST', '/store/orders')?.route.status).toBe(201)
+  expect(table.match('GET', '/store/orders')).toBeNull()
+  expect(table.match('GET', '/store/orders//items')).toBeNull()
+  expect(table.methodsAt('/store/orders')).toEqual(['POST'])
+})
+
+test('"/" is the base itself', () => {
+  const table = createRouteTable([{ method: 'GET', path: '/', status: 200 }])
+  expect(table.match('GET', '')?.index).toBe(0)
+  expect(table.match('GET', '/?x=1')?.index).toBe(0)
+})
+
+test('a route may not replace a spec operation, in any equivalent form, and the message names both', () => {
+  expect(problemOf({ method: 'GET', path: '/store/orders', status: 200 }, 2)).toEqual({
+    field: 'routes[2]',
+    message:
+      "routes[2] (GET /store/orders) would replace the spec's operation listOrders (GET /store/orders), which the simulator always answers",
+  })
+  expect(problemOf({ method: 'DELETE', path: '/store/orders/{x}', status: 204 }).message).toContain(
+    'cancelOrder (DELETE /store/orders/{orderId})',
+  )
+  expect(problemOf({ method: 'DELETE', path: '/store/orders/7', status: 204 }).message).toContain('routes[0] (DELETE /store/orders/7)')
+  expect(problemOf({ method: 'GET', path: '/pets/{id}', status: 200 }).message).toContain('getPetById')
+  expect(problemOf({ method: 'GET', path: '/pets/rex', status: 200 }).message).toContain('getPetById')
+  // Other methods on the same paths, and wider templates the operations still win over, are routes.
+  expect(
+    parseRoutes(
+      [
+        { method: 'POST', path: '/store/orders', status: 201 },
+        { method: 'GET', path: '/{area}/{id}', status: 200 },
+      ],
+      fail,
+    ),
+  ).toHaveLength(2)
+})
+
+test('bad methods, paths, statuses and headers are refused naming the route and the field', () => {
+  expect(problemOf({ method: 'get', path: '/x', status: 200 })).toMatchObject({
+    field: 'routes[0].method',
+    message: expect.stringContaining('GET, HEAD, POST'),
+  })
+  expect(problemOf({ method: 'TRACE', path: '/x', status: 200 }).field).toBe('routes[0].method')
+  expect(problemOf({ method: 'GET', path: 'store/inventory', status: 200 })).toMatchObject({
+    field: 'routes[0].path',
+    message: expect.stringContaining('starting with "/"'),
+  })
+  expect(problemOf({ method: 'GET', path: '/x/', status: 200 }).message).toContain('must not end with "/"')
+  expect(problemOf({ method: 'GET', path: '/x//y', status: 200 }).message).toContain('empty segment')
+  expect(problemOf({ method: 'GET', path: '/x?y=1', status: 200 }).message).toContain('query')
+  expect(problemOf({ method: 'GET', path: '/x/../y', status: 200 }).message).toContain('".."')
+  expect(problemOf({ method: 'GET', path: '/x/{id}.json', status: 200 }).message).toContain('whole segment')
+  expect(problemOf({ method: 'GET', path: '/x', status: 99 })).toEqual({
+    field: 'routes[0].status',
+    message: 'routes[0] (GET /x): status must be an integer from 200 to 599, got 99',
+  })
+  expect(problemOf({ method: 'GET', path: '/x', status: 200.5 }).field).toBe('routes[0].status')
+  expect(problemOf({ method: 'GET', path: '/x', status: '200' }).field).toBe('routes[0].status')
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'X-N': 5 } })).toEqual({
+    field: 'routes[0].headers.X-N',
+    message: 'routes[0] (GET /x): header X-N must be a string, got 5',
+  })
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: ['a'] }).field).toBe('routes[0].headers')
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'Bad Name': 'v' } }).message).toContain('not a header name')
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'X-A': 'a\r\nX-B: b' } }).message).toContain('CR, LF')
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'Transfer-Encoding': 'chunked' } }).message).toContain(
+    "transport's",
+  )
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { a: '1', A: '2' } }).message).toContain('twice')
+  expect(problemOf({ method: 'GET', path: '/x', stauts: 200 }).message).toContain('unknown field routes[0].stauts')
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, auth: 'no' }).field).toBe('routes[0].auth')
+})
+
+test('bodies: any JSON within 1 MiB, none on HEAD or 204', () => {
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, body: 'x'.repeat(MAX_ROUTE_BODY_BYTES) }).message).toContain('1 MiB')
+  expect(problemOf({ method: 'GET', path: '/x', status: 204, body: {} }).message).toContain('a 204 answer carries no body')
+  expect(problemOf({ method: 'HEAD', path: '/x', status: 200, body: {} }).message).toContain('HEAD')
+  expect(problemOf({ method: 'GET', path: '/x', status: 200, body: { at: new Date(0) } }).field).toBe('routes[0].body.at')
+  const [route] = parseRoutes([{ method: 'GET', path: '/x', status: 200, body: { id: 9007199254740993n, list: [null, true] } }], fail)
+  expect(routeReply(route as Route)).toEqual({
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"id":9007199254740993,"list":[null,true]}',
+  })
+})
+
+test('at most 1,000 routes', () => {
+  const routes = Array.from({ length: MAX_ROUTES + 1 }, (_, index) => ({ method: 'GET', path: `/r/${index}`, status: 200 }))
+  expect(() => parseRoutes(routes, fail)).toThrow('routes holds 1001 routes; the most a scenario may hold is 1000')
+  expect(parseRoutes(routes.slice(1), fail)).toHaveLength(MAX_ROUTES)
+})
+
+test('a string body under a Content-Type that is not JSON is sent as it is', () => {
+  const reply = routeReply({ method: 'GET', path: '/x', status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello' })
+  expect(reply).toEqual({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello' })
+  expect(routeReply({ method: 'POST', path: '/x', status: 202 }).body).toBeNull()
+})
