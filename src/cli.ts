@@ -120,7 +120,10 @@ async function main(): Promise<void> {
   const files = folder?.list().length ?? 0
   const scenarios = folder === undefined ? '' : `, scenarios folder: ${folder.dir} (${files} file${files === 1 ? '' : 's'})`
   // The target, never its key: what is not simulated goes there.
-  const proxy = options.proxy === undefined ? '' : `, forwarding the rest to ${options.proxy.target}${options.proxy.record === true ? ', recording' : ''}`
+  const proxy =
+    options.proxy === undefined
+      ? ''
+      : `, forwarding the rest to ${options.proxy.target}${options.proxy.record === true ? ', recording' : ''}`
   process.stdout.write(
     `Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
   )

@@ -1,3 +1,6 @@
+import { ApiError } from '../api-error.js'
+import { ErrorCode } from '../error-codes.js'
+import { matchRoute } from '../operations/routing.js'
 import { forward } from '../proxy/forward.js'
 import type { ProxySetup } from '../proxy/proxy-option.js'
 import { recordedRoute } from '../proxy/record.js'
@@ -57,10 +60,26 @@ async function forwardRequest(context: RequestContext, instance: Instance, proxy
   return { status: answer.status, headers: answer.headers, body: answer.body, setCookie: answer.setCookie }
 }
 
-/** A route's answer, else the proxy target's; undefined when neither takes the request (its 404 or 405 follows). */
+/**
+ * Without a proxy, a path some route takes with other methods: its 405, whose Allow names every
+ * method the path answers (the spec operation's and the routes'), or an OPTIONS' 204 saying them.
+ */
+function notAllowed(context: RequestContext, instance: Instance): Reply | undefined {
+  const methods = createRouteTable(instance.routes.list()).methodsAt(pathUnderBase(context))
+  if (methods.length === 0 || context.url === null) return undefined
+  const own = matchRoute(context.url, context.setup.base)?.operation.method
+  const allow = [...new Set([...(own === undefined ? [] : [own]), ...methods])].join(', ')
+  const { method } = context.request
+  if (method === 'OPTIONS') return { status: 204, headers: { Allow: `${allow}, OPTIONS` }, body: null }
+  throw new ApiError(405, ErrorCode.MethodNotAllowed, `${method} is not allowed on ${context.url.pathname}; use ${allow}.`, {
+    Allow: allow,
+  })
+}
+
+/** A route's answer, else the proxy target's, else a route path's 405; undefined when none takes the request (its 404 or 405 follows). */
 export async function answerBeyondSpec(context: RequestContext, instance: Instance): Promise<Reply | undefined> {
   const routed = answerRoute(context, instance)
   if (routed !== undefined) return routed
   const { proxy } = context.setup
-  return proxy === null ? undefined : forwardRequest(context, instance, proxy)
+  return proxy === null ? notAllowed(context, instance) : forwardRequest(context, instance, proxy)
 }

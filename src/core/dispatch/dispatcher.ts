@@ -78,6 +78,8 @@ export interface Dispatcher {
   unknown(request: SimRequest, url: RouteUrl): Reply | Promise<Reply>
   /** False when requests that match no operation are left to others (`fallthrough`, or a bare "/" base). */
   readonly answersUnknown: boolean
+  /** Whether more than the spec's operations may answer: a proxy, or routes in the state the request reaches (a preflight allows any method then). */
+  answersBeyondSpec(request: SimRequest): boolean
   /** An operation, or the 404/405 of an unknown one under the base; null when the request is not the API's. */
   route(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> | null
 }
@@ -215,6 +217,14 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     operation,
     unknown,
     answersUnknown,
+    answersBeyondSpec(request) {
+      if (setup.proxy !== null) return true
+      try {
+        return setup.instanceFor(request).routes.list().length > 0
+      } catch {
+        return false
+      }
+    },
     route(request, url) {
       const match = routeOf(url)
       if (match !== null && request.method === match.operation.method) return operation(request, match.operation, match.param)

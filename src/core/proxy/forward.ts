@@ -84,6 +84,9 @@ function outgoingHeaders(incoming: Iterable<readonly [string, string]>, key: str
     if (sent !== '' || lower !== 'prefer') headers.append(name, sent)
   }
   if (key !== undefined) headers.set('Authorization', `Bearer ${key}`)
+  // msw's own bypass mark (its bypass() adds it): where msw intercepts fetch (setupServer), it lets this request
+  // out instead of handing it to the simulator's handlers again. `*/*` first, as fetch would send without one.
+  headers.set('Accept', `${headers.get('Accept') ?? '*/*'}, msw/passthrough`)
   return headers
 }
 

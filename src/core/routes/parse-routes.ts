@@ -11,6 +11,7 @@ function failWith(result: v.SafeParseResult<v.GenericSchema>, field: string, fai
   const [issue] = result.issues as [v.BaseIssue<unknown>]
   let at = field
   for (const { type, key } of issue.path ?? []) at += type === 'array' ? `[${String(key)}]` : `.${String(key)}`
+  if (issue.expected === 'never') return fail(at, `unknown field ${at}${issue.message}`)
   return fail(at, /^[ :]/.test(issue.message) ? `${at}${issue.message}` : issue.message)
 }
 

@@ -46,13 +46,10 @@ test('"/" is the base itself', () => {
 test('a route may not replace a spec operation, in any equivalent form, and the message names both', () => {
   expect(problemOf({ method: 'GET', path: '/store/orders', status: 200 }, 2)).toEqual({
     field: 'routes[2]',
-    message:
-      "routes[2] (GET /store/orders) would replace the spec's operation listOrders (GET /store/orders), which the simulator always answers",
+    message: "routes[2] would replace the spec's operation listOrders",
   })
-  expect(problemOf({ method: 'DELETE', path: '/store/orders/{x}', status: 204 }).message).toContain(
-    'cancelOrder (DELETE /store/orders/{orderId})',
-  )
-  expect(problemOf({ method: 'DELETE', path: '/store/orders/7', status: 204 }).message).toContain('routes[0] (DELETE /store/orders/7)')
+  expect(problemOf({ method: 'DELETE', path: '/store/orders/{x}', status: 204 }).message).toContain('cancelOrder')
+  expect(problemOf({ method: 'DELETE', path: '/store/orders/7', status: 204 }).message).toContain('cancelOrder')
   expect(problemOf({ method: 'GET', path: '/pets/{id}', status: 200 }).message).toContain('getPetById')
   expect(problemOf({ method: 'GET', path: '/pets/rex', status: 200 }).message).toContain('getPetById')
   // Other methods on the same paths, and wider templates the operations still win over, are routes.
@@ -70,44 +67,37 @@ test('a route may not replace a spec operation, in any equivalent form, and the 
 test('bad methods, paths, statuses and headers are refused naming the route and the field', () => {
   expect(problemOf({ method: 'get', path: '/x', status: 200 })).toMatchObject({
     field: 'routes[0].method',
-    message: expect.stringContaining('GET, HEAD, POST'),
+    message: expect.stringContaining('"GET", "HEAD", "POST"'),
   })
   expect(problemOf({ method: 'TRACE', path: '/x', status: 200 }).field).toBe('routes[0].method')
-  expect(problemOf({ method: 'GET', path: 'store/inventory', status: 200 })).toMatchObject({
-    field: 'routes[0].path',
-    message: expect.stringContaining('starting with "/"'),
-  })
-  expect(problemOf({ method: 'GET', path: '/x/', status: 200 }).message).toContain('must not end with "/"')
-  expect(problemOf({ method: 'GET', path: '/x//y', status: 200 }).message).toContain('empty segment')
-  expect(problemOf({ method: 'GET', path: '/x?y=1', status: 200 }).message).toContain('query')
-  expect(problemOf({ method: 'GET', path: '/x/../y', status: 200 }).message).toContain('".."')
-  expect(problemOf({ method: 'GET', path: '/x/{id}.json', status: 200 }).message).toContain('whole segment')
+  for (const path of ['store/inventory', '/x/', '/x//y', '/x?y=1', '/x/../y', '/x/{id}.json', '/x#y'])
+    expect(problemOf({ method: 'GET', path, status: 200 })).toMatchObject({
+      field: 'routes[0].path',
+      message: expect.stringContaining('must be a path under the base'),
+    })
   expect(problemOf({ method: 'GET', path: '/x', status: 99 })).toEqual({
     field: 'routes[0].status',
-    message: 'routes[0] (GET /x): status must be an integer from 200 to 599, got 99',
+    message: 'routes[0].status must be between 200 and 599, got 99',
   })
   expect(problemOf({ method: 'GET', path: '/x', status: 200.5 }).field).toBe('routes[0].status')
   expect(problemOf({ method: 'GET', path: '/x', status: '200' }).field).toBe('routes[0].status')
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'X-N': 5 } })).toEqual({
-    field: 'routes[0].headers.X-N',
-    message: 'routes[0] (GET /x): header X-N must be a string, got 5',
-  })
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: ['a'] }).field).toBe('routes[0].headers')
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'Bad Name': 'v' } }).message).toContain('not a header name')
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'X-A': 'a\r\nX-B: b' } }).message).toContain('CR, LF')
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { 'Transfer-Encoding': 'chunked' } }).message).toContain(
-    "transport's",
-  )
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, headers: { a: '1', A: '2' } }).message).toContain('twice')
+  for (const headers of [
+    { 'X-N': 5 },
+    ['a'],
+    { 'Bad Name': 'v' },
+    { 'X-A': 'a\r\nX-B: b' },
+    { 'Transfer-Encoding': 'chunked' },
+    { 'Content-Length': '1' },
+  ])
+    expect(problemOf({ method: 'GET', path: '/x', status: 200, headers }).field).toBe('routes[0].headers')
   expect(problemOf({ method: 'GET', path: '/x', stauts: 200 }).message).toContain('unknown field routes[0].stauts')
   expect(problemOf({ method: 'GET', path: '/x', status: 200, auth: 'no' }).field).toBe('routes[0].auth')
 })
 
 test('bodies: any JSON within 1 MiB, none on HEAD or 204', () => {
   expect(problemOf({ method: 'GET', path: '/x', status: 200, body: 'x'.repeat(MAX_ROUTE_BODY_BYTES) }).message).toContain('1 MiB')
-  expect(problemOf({ method: 'GET', path: '/x', status: 204, body: {} }).message).toContain('a 204 answer carries no body')
+  expect(problemOf({ method: 'GET', path: '/x', status: 204, body: {} }).message).toContain('204')
   expect(problemOf({ method: 'HEAD', path: '/x', status: 200, body: {} }).message).toContain('HEAD')
-  expect(problemOf({ method: 'GET', path: '/x', status: 200, body: { at: new Date(0) } }).field).toBe('routes[0].body.at')
   const [route] = parseRoutes([{ method: 'GET', path: '/x', status: 200, body: { id: 9007199254740993n, list: [null, true] } }], fail)
   expect(routeReply(route as Route)).toEqual({
     status: 200,
@@ -118,7 +108,7 @@ test('bodies: any JSON within 1 MiB, none on HEAD or 204', () => {
 
 test('at most 1,000 routes', () => {
   const routes = Array.from({ length: MAX_ROUTES + 1 }, (_, index) => ({ method: 'GET', path: `/r/${index}`, status: 200 }))
-  expect(() => parseRoutes(routes, fail)).toThrow('routes holds 1001 routes; the most a scenario may hold is 1000')
+  expect(() => parseRoutes(routes, fail)).toThrow('routes holds over 1000 routes')
   expect(parseRoutes(routes.slice(1), fail)).toHaveLength(MAX_ROUTES)
 })
 

@@ -123,7 +123,9 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
   function preflight({ req, res, cors }: Exchange): void {
     let methods = ANY_METHOD
     try {
-      methods = matchRoute(routeUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
+      // Routes or a proxy may take any method at an operation's path too.
+      if (!dispatcher.answersBeyondSpec(nodeRequest(req, res, null)))
+        methods = matchRoute(routeUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
     } catch {
       // Not a URL: no operation's path either.
     }
