@@ -58,3 +58,26 @@ describe('values the core checks, refused in one line naming the flag or its var
     expect(() => parseVerifyCommandLine(argv, {})).toThrow(/^--after-cancel must be keep or remove, got "drop"\.$/)
   })
 })
+
+describe('--proxy and the flags that shape it', () => {
+  test.each([
+    [['--proxy', 'https://staging.example.test/v1'], {}, started({ proxy: { target: 'https://staging.example.test/v1' } })],
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--proxy-timeout', '2.5', '--record'],
+      { PETSTORE_SIM_PROXY_KEY: 'real-key' },
+      started({ proxy: { target: 'http://127.0.0.1:9/v1', key: 'real-key', timeoutSeconds: 2.5, record: true } }),
+    ],
+    [['--proxy', 'ftp://x/v1'], {}, expect.stringMatching(/^--proxy must be the http\(s\) URL .*, got "ftp:\/\/x\/v1"\.$/)],
+    [[], { PETSTORE_SIM_PROXY: 'staging' }, expect.stringMatching(/^PETSTORE_SIM_PROXY must be the http\(s\) URL/)],
+    [['--proxy', 'http://x/v1', '--proxy-timeout', '0'], {}, expect.stringMatching(/^--proxy-timeout must be above 0 and at most 600/)],
+    [['--proxy-key', 'real-key'], {}, '--proxy-key works only with --proxy <url> (or PETSTORE_SIM_PROXY).'],
+    [['--record'], {}, '--record works only with --proxy <url> (or PETSTORE_SIM_PROXY).'],
+  ])('%j with %j', (argv, env, expected) => {
+    expect(outcome(argv, env)).toEqual(expected)
+  })
+
+  test('a bad key is refused without being echoed', () => {
+    const refused = outcome(['--proxy', 'http://x/v1', '--proxy-key', 'not a token secret'])
+    expect(refused).toBe('--proxy-key must be a bearer token.')
+  })
+})
