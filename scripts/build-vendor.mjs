@@ -46,7 +46,7 @@ const notices = [...packages]
   })
 writeFileSync(join(vendor, 'THIRD-PARTY-LICENSES.txt'), `dist/vendor/msw-data.js bundles these packages:\n\n${notices.join('\n---\n\n')}`)
 
-/** The built modules that import @msw/data (the order store is the only one today), pointed at #msw-data. */
+/** The built modules that import @msw/data (the order model, order-model.ts, is the only one today), pointed at #msw-data. */
 function pointAtBundle(folder) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name)

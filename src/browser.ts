@@ -62,20 +62,8 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the simulator is made again.
   const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, generation, bundledMsw))
   let sim = await make(restoring?.options ?? simulatorOptions)
-  if (persistence !== undefined && restoring?.stored !== undefined) {
-    try {
-      await persistence.restore(sim, restoring.stored)
-    } catch (error) {
-      // A stored state this version cannot take back: a fresh simulator, never a half-restored one.
-      console.warn(
-        `[petstore-orders-simulator] persist: 'session': the stored state cannot be restored (${String(error)}); starting from a fresh state.`,
-      )
-      sim.close()
-      restoring.persistence.scenario = simulatorOptions.scenario ?? 'default'
-      restoring.persistence.seed = simulatorOptions.seed ?? null
-      sim = await make(simulatorOptions)
-    }
-  }
+  // A stored state this version cannot take back gives a fresh simulator (session-persistence.ts).
+  if (persistence !== undefined && restoring !== undefined) sim = await persistence.restoreOrFresh(sim, restoring, simulatorOptions, make)
   // msw's worker code is a chunk of its own, so that neither chunk is past the 500 kB bundlers warn about.
   const { setupWorker } = await import('msw/browser')
   const worker = setupWorker(...sim.handlers)

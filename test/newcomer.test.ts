@@ -193,7 +193,7 @@ describe('the newcomer path', () => {
     const scripts = readdirSync(folder).filter(
       (file) =>
         file.endsWith('.js') &&
-        !/^(mockServiceWorker|mount-devtools-|session-persistence-|generate-orders-|fetch-call-|order-edits-|provider-state-change-|save-scenario-)/.test(
+        !/^(mockServiceWorker|mount-devtools-|session-persistence-|generate-orders-|fetch-call-|order-edits-|provider-state-change-|save-scenario-|beyond-spec-|order-model-)/.test(
           file,
         ),
     )

@@ -26,7 +26,7 @@ export interface Reply {
   body: Uint8Array | string | null
   /** A network failure, and what caused it: reset the connection (over HTTP) or fail the fetch (in process) instead of answering. */
   networkError?: string
-  /** Each Set-Cookie line of a forwarded answer, which cannot be joined into one header; sent by the server only (docs/proxy.md). */
+  /** Each Set-Cookie line of a forwarded answer, which cannot be joined into one header (docs/proxy.md). */
   setCookie?: readonly string[]
   /** Send the body in `PACE_PIECES` pieces spread over this many ms (a `slow-body` fault). */
   paceMs?: number

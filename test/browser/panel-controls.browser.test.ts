@@ -149,9 +149,9 @@ describe.skipIf(SKIP_BROWSER_TESTS).each(CONNECTIONS)('every control of the pane
     await panel.getByRole('combobox', { name: 'Scenario to load' }).selectOption('qa-routes')
     await panel.getByRole('button', { name: 'Apply' }).click()
     await expect.poll(() => panel.getByText(/^Routes: 1\. Not forwarding/).count()).toBe(1)
-    await expect.poll(() => panel.getByRole('list', { name: 'Routes' }).getByRole('listitem').allTextContents()).toEqual([
-      'GET /store/inventory → 200',
-    ])
+    await expect
+      .poll(() => panel.getByRole('list', { name: 'Routes' }).getByRole('listitem').allTextContents())
+      .toEqual(['GET /store/inventory → 200'])
     await panel.getByRole('combobox', { name: 'Scenario to load' }).selectOption('default')
     await panel.getByRole('button', { name: 'Apply' }).click()
     await expect.poll(() => panel.getByText(/^Routes: 0\./).count()).toBe(1)

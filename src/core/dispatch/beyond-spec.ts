@@ -1,9 +1,6 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { matchRoute } from '../operations/routing.js'
-import { forward } from '../proxy/forward.js'
-import type { ProxySetup } from '../proxy/proxy-option.js'
-import { recordedRoute } from '../proxy/record.js'
 import type { Reply } from '../reply.js'
 import { createRouteTable, routeReply } from '../routes/route-table.js'
 import type { Instance, RequestContext } from './request-context.js'
@@ -11,11 +8,7 @@ import type { Instance, RequestContext } from './request-context.js'
 // What answers a request under the base that no spec operation takes, before its 404 or 405
 // (docs/proxy.md): a scenario's route; else, with a proxy, the real deployment. Loaded only when a
 // state has routes or the simulator a proxy (steps.ts, `beyondSpec`): a page without them never carries it.
-
-/** The request's path and query under the base ("/store/inventory?x=1"; "" for the base itself). */
-function underBase(context: RequestContext): string {
-  return context.request.target.slice(context.setup.base.path.length)
-}
+// Forwarding is the proxy's own (proxy/forward-request.ts): only Node.js builds have one.
 
 /** The path alone, under the base, as routes match it. */
 function pathUnderBase(context: RequestContext): string {
@@ -32,32 +25,6 @@ function answerRoute(context: RequestContext, instance: Instance): Reply | undef
     context.setup.checkKey(context.authorization, instance.settings().acceptedKeys)
   }
   return routeReply(match.route)
-}
-
-/** With a proxy: the same path and query under its target, and what comes back (a bounded failure as its Error answer). */
-async function forwardRequest(context: RequestContext, instance: Instance, proxy: ProxySetup): Promise<Reply> {
-  const { request } = context
-  const target = underBase(context)
-  const body = await request.body()
-  const answer = await forward(
-    {
-      method: request.method,
-      target,
-      headers: request.headerPairs(),
-      body,
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-    },
-    { target: proxy.target, ...(proxy.key === undefined ? {} : { key: proxy.key }), timeoutMs: proxy.timeoutMs, time: context.setup.time },
-  )
-  context.forwarded = true
-  if (proxy.record) {
-    const decision = recordedRoute({ method: request.method, target, answer }, proxy.key)
-    // The first answer per method and path is kept: one a route answers already is not.
-    const answered =
-      'route' in decision && createRouteTable(instance.routes.list()).match(decision.route.method, decision.route.path) !== null
-    if ('route' in decision && !answered) instance.routes.add(decision.route)
-  }
-  return { status: answer.status, headers: answer.headers, body: answer.body, setCookie: answer.setCookie }
 }
 
 /**
@@ -81,5 +48,5 @@ export async function answerBeyondSpec(context: RequestContext, instance: Instan
   const routed = answerRoute(context, instance)
   if (routed !== undefined) return routed
   const { proxy } = context.setup
-  return proxy === null ? notAllowed(context, instance) : forwardRequest(context, instance, proxy)
+  return proxy === null ? notAllowed(context, instance) : proxy.forward(context, instance)
 }

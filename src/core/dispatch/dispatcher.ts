@@ -21,7 +21,7 @@ import {
   refuseBadSession,
   waitLatency,
 } from './steps.js'
-import type { ProxySetup } from '../proxy/proxy-option.js'
+import type { ProxySetup } from './request-context.js'
 import type { ErrorReporter } from './error-reporter.js'
 
 /**

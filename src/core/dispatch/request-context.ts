@@ -9,7 +9,6 @@ import type { Reply, SimRequest } from '../reply.js'
 import type { RouteBook } from '../routes/route-book.js'
 import type { JournalWriter } from '../state/journal.js'
 import type { TimeSource } from '../time-source.js'
-import type { ProxySetup } from '../proxy/proxy-option.js'
 import type { ErrorReporter } from './error-reporter.js'
 
 /** One independent state a request acts on: orders, settings, controls, journal. */
@@ -26,6 +25,18 @@ type HeaderFields = Readonly<Record<string, string>>
 
 /** Headers no operation adds: compared by identity, so that no copy is made. */
 export const NO_HEADERS: HeaderFields = {}
+
+/** Where requests no operation or route takes are forwarded, and whether their answers are recorded as routes. */
+export interface ProxySetup {
+  /** The real deployment's API base URL, without a trailing "/". */
+  target: string
+  /** The real service's key, sent instead of the client's Authorization; never logged or journalled. */
+  key?: string | undefined
+  timeoutMs: number
+  record: boolean
+  /** Forwards a request no operation or route takes (proxy/forward-request.ts, loaded on the first). */
+  forward(context: RequestContext, instance: Instance): Promise<Reply>
+}
 
 /** What a dispatcher prepares once and every request it answers reads. */
 export interface DispatchSetup {

@@ -1,5 +1,6 @@
 import { bodyBytes, type Reply } from '../reply.js'
 import { bodyOf } from './body-stream.js'
+import { withCookies } from './fetch-response.js'
 import { statusText } from './status-text.js'
 
 /**
@@ -10,13 +11,16 @@ import { statusText } from './status-text.js'
  */
 export function fetchResponse(reply: Reply, method: string, url: string, signal: AbortSignal | undefined): Response {
   const { status } = reply
-  const init = { status, statusText: statusText(status), headers: reply.headers }
+  const init: ResponseInit = { status, statusText: statusText(status), headers: withCookies(reply) }
   let response: Response
   // As the server sends them: no body for HEAD (nor its length), else a Content-Length.
   if (reply.body === null || method === 'HEAD') response = new Response(null, init)
   else {
     const bytes = bodyBytes(reply.body)
-    init.headers = { ...reply.headers, 'Content-Length': String(bytes.byteLength) }
+    const length = String(bytes.byteLength)
+    // A forwarded answer's cookies are lines of their own; every other answer keeps its plain record.
+    init.headers = reply.setCookie === undefined ? { ...reply.headers, 'Content-Length': length } : new Headers(init.headers)
+    if (init.headers instanceof Headers) init.headers.set('Content-Length', length)
     response = new Response(bodyOf(reply, bytes, signal), init)
   }
   // Only a real fetch sets `url`; a made Response has "", and clients read it (ky's errors name it).

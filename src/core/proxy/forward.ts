@@ -3,7 +3,6 @@ import { ErrorCode } from '../error-codes.js'
 import { systemErrorCode } from '../system-error-code.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import { hopByHop } from './hop-by-hop.js'
-import { DEFAULT_PROXY_TIMEOUT_MS } from './proxy-option.js'
 
 /** The request as the client sent it, relative to the API base. */
 export interface ForwardRequest {
@@ -46,6 +45,8 @@ export interface ForwardedAnswer {
   failure?: ProxyFailure
 }
 
+/** How long a forwarded request may take, answer body included, unless the option says. */
+export const DEFAULT_PROXY_TIMEOUT_MS = 10_000
 export const MAX_PROXY_ANSWER_BYTES = 32 * 1024 * 1024
 
 /**

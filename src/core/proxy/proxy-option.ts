@@ -1,18 +1,8 @@
 import { isBearerToken } from '../bearer-auth.js'
+import type { ProxySetup } from '../dispatch/request-context.js'
 import { ValidationError } from '../validation-error.js'
 
-/** How long a forwarded request may take, answer body included, unless the option says. */
-export const DEFAULT_PROXY_TIMEOUT_MS = 10_000
-
-/** Where requests no operation or route takes are forwarded, and whether their answers are recorded as routes. */
-export interface ProxySetup {
-  /** The real deployment's API base URL, without a trailing "/". */
-  target: string
-  /** The real service's key, sent instead of the client's Authorization; never logged or journalled. */
-  key?: string | undefined
-  timeoutMs: number
-  record: boolean
-}
+import { DEFAULT_PROXY_TIMEOUT_MS } from './forward.js'
 
 /** The `proxy` option: where requests no operation or route takes are forwarded (docs/proxy.md). */
 export interface ProxyOption {
@@ -40,5 +30,13 @@ export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | 
   if (!(timeoutSeconds > 0 && timeoutSeconds <= 600))
     throw new ValidationError('proxy.timeoutSeconds', `proxy.timeoutSeconds must be above 0 and at most 600, got "${timeoutSeconds}".`)
   if (typeof record !== 'boolean') throw new ValidationError('proxy.record', 'proxy.record must be true or false.')
-  return { target: url.href.replace(/\/+$/, ''), key, timeoutMs: Math.round(timeoutSeconds * 1000), record }
+  const setup: ProxySetup = {
+    target: url.href.replace(/\/+$/, ''),
+    key,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+    record,
+    // Imported here, not by the dispatcher: a page, which has no proxy, bundles none of the forwarding code.
+    forward: (context, instance) => import('./forward-request.js').then((loaded) => loaded.forwardRequest(context, instance, setup)),
+  }
+  return setup
 }

@@ -1,4 +1,4 @@
-import type { ProxySetup } from '../proxy/proxy-option.js'
+import type { ProxySetup } from '../dispatch/request-context.js'
 import { parseFault, type FaultInput } from '../controls/faults.js'
 import { parseLatencySettings, type LatencyRanges } from '../controls/latency.js'
 import { parseRateLimit, type RateLimit } from '../controls/rate-limit.js'

@@ -1,8 +1,8 @@
-import { Collection } from '@msw/data'
 import * as v from 'valibot'
 import type { Order, OrderStatus } from '../glossary.js'
 import { int64Value, parseInt64, type Int64Key } from '../int64.js'
 import { type BaseOrders, createBaseOrders, largestIdOf } from './base-orders.js'
+import type { OrderModel } from './order-model.js'
 
 /**
  * The order model: the only place that knows its schema. Ids are canonical
@@ -158,31 +158,27 @@ function show(held: Held, entries: ReadonlyMap<Int64Key, Own>): Map<Int64Key, Ow
   return previous
 }
 
-/** The @msw/data collection of a state's own orders, brought to what readers see one write at a time. */
+/**
+ * The @msw/data collection of a state's own orders (order-model.ts), made on the state's first
+ * change: readers never read it, and a state that changes no order never loads its code.
+ */
 function createModel() {
-  // No sync() extension: each simulator (each browser tab) keeps its own orders.
-  const model = new Collection({ schema: orderSchema })
-  const records = new Map<Int64Key, NonNullable<ReturnType<typeof model.findFirst>>>()
+  let model: Promise<OrderModel<StoredOrder>> | undefined
   return {
     async store(entries: ReadonlyMap<Int64Key, Own>, own: ReadonlyMap<Int64Key, StoredOrder | null>): Promise<void> {
-      if (entries.size * model.count() > REBUILD_ABOVE) {
-        model.clear()
-        records.clear()
-        for (const [id, record] of own) if (record !== null) records.set(id, await model.create(record))
-        return
-      }
-      for (const [id, next] of entries) {
-        const old = records.get(id)
-        if (old !== undefined) {
-          model.delete(old)
-          records.delete(id)
-        }
-        if (next != null) records.set(id, await model.create(next))
-      }
+      // A load that failed (a page gone offline) is tried again by the next change.
+      model ??= import('./order-model.js').then(
+        (loaded) => loaded.createModel(orderSchema, REBUILD_ABOVE),
+        (error: unknown) => {
+          model = undefined
+          throw error
+        },
+      )
+      await (await model).store(entries, own)
     },
-    clear(): void {
-      model.clear()
-      records.clear()
+    async clear(): Promise<void> {
+      // None made yet: nothing to clear, and nothing to load.
+      if (model !== undefined) (await model).clear()
     },
   }
 }
@@ -286,7 +282,7 @@ export function createOrderStore(options: OrderStoreOptions = {}): OrderStore {
       }
       if (released > 0) charge(-released * OWN_ORDER_BYTES)
       // After any write still running, whose records it clears too.
-      return exclusive(async () => model.clear())
+      return exclusive(() => model.clear())
     },
     all: () => listOf(held),
     find: (id) => findIn(held, id),

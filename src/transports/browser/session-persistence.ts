@@ -128,6 +128,31 @@ export async function restore(sim: Simulator, stored: PersistedState): Promise<v
   await internalsOf(sim).records.replace(stored.orders)
 }
 
+/**
+ * `sim` with the stored state put back; when this version cannot take it back, a fresh
+ * simulator made by `make` from the page's own `options`, never a half-restored one.
+ */
+export async function restoreOrFresh<T extends SimulatorOptions>(
+  sim: Simulator,
+  restoring: { persistence: Persistence; stored: PersistedState | undefined },
+  options: T,
+  make: (options: T) => Promise<Simulator>,
+): Promise<Simulator> {
+  if (restoring.stored === undefined) return sim
+  try {
+    await restore(sim, restoring.stored)
+    return sim
+  } catch (error) {
+    console.warn(
+      `[petstore-orders-simulator] persist: 'session': the stored state cannot be restored (${String(error)}); starting from a fresh state.`,
+    )
+    sim.close()
+    restoring.persistence.scenario = options.scenario ?? 'default'
+    restoring.persistence.seed = options.seed ?? null
+    return make(options)
+  }
+}
+
 function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
   return {
     format: FORMAT,

@@ -1,0 +1,38 @@
+import type { Instance, ProxySetup, RequestContext } from '../dispatch/request-context.js'
+import type { Reply } from '../reply.js'
+import { createRouteTable } from '../routes/route-table.js'
+import { forward } from './forward.js'
+import { recordedRoute } from './record.js'
+
+// Forwarding and recording, loaded by a proxy's first request (proxy-option.ts): only Node.js builds
+// check a proxy option, so a page's bundle holds none of this code.
+
+/**
+ * The same path and query under the proxy target, and what comes back (a
+ * bounded failure as its Error answer); with `record`, its answer kept as a route.
+ */
+export async function forwardRequest(context: RequestContext, instance: Instance, proxy: ProxySetup): Promise<Reply> {
+  const { request } = context
+  // The request's path and query under the base ("/store/inventory?x=1"; "" for the base itself).
+  const target = request.target.slice(context.setup.base.path.length)
+  const body = await request.body()
+  const answer = await forward(
+    {
+      method: request.method,
+      target,
+      headers: request.headerPairs(),
+      body,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    },
+    { target: proxy.target, ...(proxy.key === undefined ? {} : { key: proxy.key }), timeoutMs: proxy.timeoutMs, time: context.setup.time },
+  )
+  context.forwarded = true
+  if (proxy.record) {
+    const decision = recordedRoute({ method: request.method, target, answer }, proxy.key)
+    // The first answer per method and path is kept: one a route answers already is not.
+    const answered =
+      'route' in decision && createRouteTable(instance.routes.list()).match(decision.route.method, decision.route.path) !== null
+    if ('route' in decision && !answered) instance.routes.add(decision.route)
+  }
+  return { status: answer.status, headers: answer.headers, body: answer.body, setCookie: answer.setCookie }
+}
