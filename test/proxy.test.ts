@@ -8,6 +8,8 @@ import { setupServer } from 'msw/node'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { stringifyExactJson } from '../src/core/exact-json.js'
 import { createSimulator, type Scenario, type SimulatorOptions } from '../src/index.js'
+import { createSimulatorCore } from '../src/core/simulator/simulator.js'
+import { requiredGeneration } from '../src/transports/msw/required-generation.js'
 import { expectResponseMatchesContract } from './support/contract.js'
 import { send } from './support/raw-http.js'
 import { useAppServers } from './support/serve.js'
@@ -193,6 +195,19 @@ describe('forwarding, in process (sim.fetch)', () => {
     ]) {
       expect(() => createSimulator({ proxy })).toThrow(expect.objectContaining({ message: expect.not.stringContaining(PROXY_KEY) }))
     }
+  })
+
+  test("a page's simulator (no Node.js files) refuses a proxy: its key would be anyone's who loads the page", () => {
+    expect(() => createSimulatorCore({ proxy: { target: 'https://staging.example.test/v1' } }, requiredGeneration())).toThrow(
+      /proxy works in Node\.js only/,
+    )
+  })
+
+  test('a request naming a new session without an accepted key is refused as the operations refuse it, and not forwarded', async () => {
+    const { standIn, sim } = await simulatorTo()
+    const response = await sim.fetch(`${API}/store/inventory`, { headers: { Authorization: 'Bearer nope', 'X-Sim-Session': 'new-run' } })
+    expect((await errorOf(response)).status).toBe(401)
+    expect(standIn.seen).toHaveLength(0)
   })
 
   test("with msw's setupServer failing unhandled requests, a forwarded request still reaches the target", async () => {

@@ -185,6 +185,8 @@ export function answerOperation(context: RequestContext): Reply | Promise<Reply>
 /** A scenario's route, else the proxy target (beyond-spec.ts, loaded when there is either). */
 export function beyondSpec(context: RequestContext): undefined | Promise<Reply | undefined> {
   const { instance } = context
+  // A session that could not be made (no accepted key, a bad id) is refused before anything is forwarded.
+  if (instance === null && context.setup.proxy !== null) throw context.refusal
   if (instance === null || (instance.routes.list().length === 0 && context.setup.proxy === null)) return undefined
   return import('./beyond-spec.js').then(({ answerBeyondSpec }) => answerBeyondSpec(context, instance))
 }
