@@ -29,7 +29,7 @@ export interface ProxyOptions {
   time?: TimeSource
 }
 
-export type ProxyFailure = typeof ErrorCode.ProxyTimeout | typeof ErrorCode.ProxyUnreachable | typeof ErrorCode.ProxyAnswerTooLarge
+type ProxyFailure = typeof ErrorCode.ProxyTimeout | typeof ErrorCode.ProxyUnreachable | typeof ErrorCode.ProxyAnswerTooLarge
 
 /** The answer to pass back: the target's (minus hop-by-hop headers), or one of the three Error answers. */
 export interface ForwardedAnswer {
@@ -47,7 +47,7 @@ export interface ForwardedAnswer {
 
 /** How long a forwarded request may take, answer body included, unless the option says. */
 export const DEFAULT_PROXY_TIMEOUT_MS = 10_000
-export const MAX_PROXY_ANSWER_BYTES = 32 * 1024 * 1024
+const MAX_PROXY_ANSWER_BYTES = 32 * 1024 * 1024
 
 /**
  * Not the client's to send on: the target's Host is used, Fetch frames the

@@ -2,7 +2,7 @@ import { jsonText } from '../json-text.js'
 import { MAX_ROUTES, type Route } from './route-schema.js'
 
 /** The most bytes of routes one state may gain by recording, as JSON: past it, nothing more is recorded. */
-export const MAX_RECORDED_ROUTE_BYTES = 16 * 1024 * 1024
+const MAX_RECORDED_ROUTE_BYTES = 16 * 1024 * 1024
 
 /** The routes of one state: its scenario's, and those recorded while forwarding. */
 export interface RouteBook {

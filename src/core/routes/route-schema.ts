@@ -78,4 +78,3 @@ export const RoutesSchema = v.pipe(
 
 /** An answer for an operation the spec does not show, as a scenario writes it (checked). */
 export type Route = v.InferOutput<typeof RouteSchema>
-export type RouteMethod = Route['method']

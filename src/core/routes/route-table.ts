@@ -4,7 +4,7 @@ import { type Route, templateSegments } from './route-schema.js'
 export type { Route } from './route-schema.js'
 
 /** The route that answers a request, and its place in the scenario's list (for the journal and the panel). */
-export interface RouteMatch {
+interface RouteMatch {
   route: Route
   index: number
 }

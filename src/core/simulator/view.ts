@@ -12,7 +12,7 @@ import { checkPactNames } from '../pact/pact-names.js'
 import { exportScenario } from './export-scenario.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
 import { checkSeed, type CheckedOptions } from './options.js'
-import type { ResetRequest, SimulatorView } from './types.js'
+import type { ResetRequest, SimulatorState, SimulatorView } from './types.js'
 
 /** How an edge turns a `ValidationError` into its own failure; `action` says what was being done ("configure", "reset"). */
 export type FailValidation = (error: ValidationError, action: string) => never
@@ -122,28 +122,30 @@ export function createView(
       const { active } = target()
       return { name: active.scenario.name, description: active.scenario.description, source: active.source }
     },
-    state() {
-      const instance = target()
-      const { active, store } = instance
-      return {
-        scenario: active.scenario.name,
-        description: active.scenario.description,
-        source: active.source,
-        // As in force: none while a provider state refuses them.
-        apiKeys: [...instance.settings().acceptedKeys],
-        seed: active.seed ?? null,
-        options: {
-          baseUrl: checked.baseUrl,
-          exposeStatus: active.settings.exposeStatus,
-          afterCancel: active.settings.afterCancel,
-          lifecycle: active.settings.lifecycle === null ? null : { ...active.settings.lifecycle },
-          deprecation: { ...active.settings.deprecation },
-          // Where the rest goes, never with its key.
-          proxy: checked.proxy === null ? null : { target: checked.proxy.target, record: checked.proxy.record },
-        },
-        orders: store.all().map(toOrder),
-        routes: instance.routes.list().map((route) => ({ ...route })),
-      }
+    state: () => stateOf(target(), checked),
+  }
+}
+
+/** What `state()` and `GET /__sim/state` show of one state. */
+function stateOf(instance: SimulatorInstance, checked: CheckedOptions): SimulatorState {
+  const { active, store } = instance
+  return {
+    scenario: active.scenario.name,
+    description: active.scenario.description,
+    source: active.source,
+    // As in force: none while a provider state refuses them.
+    apiKeys: [...instance.settings().acceptedKeys],
+    seed: active.seed ?? null,
+    options: {
+      baseUrl: checked.baseUrl,
+      exposeStatus: active.settings.exposeStatus,
+      afterCancel: active.settings.afterCancel,
+      lifecycle: active.settings.lifecycle === null ? null : { ...active.settings.lifecycle },
+      deprecation: { ...active.settings.deprecation },
+      // Where the rest goes, never with its key.
+      proxy: checked.proxy === null ? null : { target: checked.proxy.target, record: checked.proxy.record },
     },
+    orders: store.all().map(toOrder),
+    routes: instance.routes.list().map((route) => ({ ...route })),
   }
 }
