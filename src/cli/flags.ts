@@ -191,6 +191,22 @@ export const DEFAULT_RATE = 5
 /** Seconds each request may take, headers and body. */
 export const DEFAULT_TIMEOUT_SECONDS = 10
 
+/** `--rate` and `--timeout`, as both commands list them. */
+export const SERVICE_FLAGS: readonly Flag[] = [
+  {
+    name: 'rate',
+    env: '',
+    value: '<n>',
+    help: `At most this many requests a second to the service (0.1 to 100). Default ${DEFAULT_RATE}.`,
+  },
+  {
+    name: 'timeout',
+    env: '',
+    value: '<seconds>',
+    help: `Give up on one request after this long (0.1 to 600). Default ${DEFAULT_TIMEOUT_SECONDS}.`,
+  },
+]
+
 /** Every flag of `petstore-sim verify`, in the order its help lists them. */
 export const VERIFY_FLAGS: readonly Flag[] = [
   {
@@ -219,18 +235,7 @@ export const VERIFY_FLAGS: readonly Flag[] = [
     value: '<id>',
     help: 'DESTRUCTIVE: cancels this pending order on the service, then checks the list and a second cancel.',
   },
-  {
-    name: 'rate',
-    env: '',
-    value: '<n>',
-    help: `At most this many requests a second to the service (0.1 to 100). Default ${DEFAULT_RATE}.`,
-  },
-  {
-    name: 'timeout',
-    env: '',
-    value: '<seconds>',
-    help: `Give up on one request after this long (0.1 to 600). Default ${DEFAULT_TIMEOUT_SECONDS}.`,
-  },
+  ...SERVICE_FLAGS,
   { name: 'json', env: '', boolean: true, help: 'Print the report as JSON (docs/verify-report.schema.json).' },
   {
     name: 'write-options',

@@ -3,8 +3,8 @@ import { isBearerToken } from '../../core/bearer-auth.js'
 import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
 import { joinDashedValues, unknownFlagHint } from '../argv.js'
 import { createFlagReader } from '../cli-options.js'
-import { DEFAULT_RATE, DEFAULT_TIMEOUT_SECONDS, type Flag } from '../flags.js'
-import { CliUsageError } from '../usage-error.js'
+import { type Flag, SERVICE_FLAGS } from '../flags.js'
+import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
 import { MAX_RECORDED_PET_BYTES, MAX_RECORDED_PETS, MAX_RECORDED_PETS_BYTES } from './record-scenario.js'
 
 interface RecordCommand {
@@ -46,48 +46,11 @@ export const RECORD_FLAGS: readonly Flag[] = [
       `Also record GET /pets/{petId} for each petId the orders name, into the scenario's pets: the first ${MAX_RECORDED_PETS}, ` +
       `each a 200 JSON record of at most ${mib(MAX_RECORDED_PET_BYTES)}, ${mib(MAX_RECORDED_PETS_BYTES)} in all. Default off.`,
   },
-  {
-    name: 'rate',
-    env: '',
-    value: '<n>',
-    help: `At most this many requests a second to the service (0.1 to 100). Default ${DEFAULT_RATE}.`,
-  },
-  {
-    name: 'timeout',
-    env: '',
-    value: '<seconds>',
-    help: `Give up on one request after this long (0.1 to 600). Default ${DEFAULT_TIMEOUT_SECONDS}.`,
-  },
+  ...SERVICE_FLAGS,
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
 ]
 
-const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim record --help for the options.`)
-
-/** The target as a base URL; never echoes a URL that carries credentials (as verify reads its --target). */
-function parseTarget(text: string | undefined): string {
-  if (text === undefined || text === '')
-    throw usage('record needs --target <url>, the base URL of the running service, such as https://api.example.test/v1.')
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw usage(`--target must be an http or https URL, such as https://api.example.test/v1, got "${text}".`)
-  }
-  if (url.username !== '' || url.password !== '')
-    throw usage('--target must not carry credentials (user:password@); give the key with --key.')
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw usage(`--target must be an http or https URL, got a ${url.protocol} one.`)
-  if (url.search !== '' || url.hash !== '') throw usage('--target takes the base URL only, without a query or a fragment.')
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-function parseNumber(text: string | undefined, flag: string, fallback: number, range: { min: number; max: number }): number {
-  if (text === undefined) return fallback
-  const value = Number(text)
-  if (!/^\d+(\.\d+)?$/.test(text) || value < range.min || value > range.max)
-    throw usage(`${flag} must be a number from ${range.min} to ${range.max}, got "${text}".`)
-  return value
-}
+const usage = usageOf('record')
 
 /** Reads `petstore-sim record ...` (the arguments after `record`). Throws a `CliUsageError` of one line (exit 2). */
 export function parseRecordCommandLine(
@@ -105,7 +68,7 @@ export function parseRecordCommandLine(
   }
   if (values['help'] === true) return { kind: 'help' }
   const reader = createFlagReader(values, RECORD_FLAGS, env)
-  const target = parseTarget(reader.read('target'))
+  const target = parseTarget(reader.read('target'), 'record')
   const name = reader.read('name')
   if (name === undefined || name === '') throw usage('record needs --name <name>, the name of the scenario it writes.')
   if (!SCENARIO_NAME.test(name))
@@ -124,8 +87,7 @@ export function parseRecordCommandLine(
     name,
     out,
     pets: reader.readBoolean('pets') ?? false,
-    rate: parseNumber(reader.read('rate'), '--rate', DEFAULT_RATE, { min: 0.1, max: 100 }),
-    timeoutMs: parseNumber(reader.read('timeout'), '--timeout', DEFAULT_TIMEOUT_SECONDS, { min: 0.1, max: 600 }) * 1000,
+    ...parseServicePace(reader.read, 'record'),
   }
 }
 

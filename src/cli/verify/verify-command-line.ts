@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util'
 import { isBearerToken } from '../../core/bearer-auth.js'
 import type { SimulatorServerOptions } from '../../transports/standalone/start-server.js'
 import { joinDashedValues, unknownFlagHint } from '../argv.js'
-import { CliUsageError, createFlagReader, readSimulatorFlags } from '../cli-options.js'
-import { DEFAULT_RATE, DEFAULT_TIMEOUT_SECONDS, VERIFY_FLAGS } from '../flags.js'
+import { createFlagReader, readSimulatorFlags } from '../cli-options.js'
+import { VERIFY_FLAGS } from '../flags.js'
+import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
 import type { VerifySimulatorOptions } from './calibration.js'
 
 export interface VerifyCommand {
@@ -21,34 +22,7 @@ export interface VerifyCommand {
   pendingOrder: string | undefined
 }
 
-const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim verify --help for the options.`)
-
-/** The target as a base URL; never echoes a URL that carries credentials. */
-function parseTarget(text: string | undefined): string {
-  if (text === undefined || text === '')
-    throw usage('verify needs --target <url>, the base URL of the running service, such as https://api.example.test/v1.')
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw usage(`--target must be an http or https URL, such as https://api.example.test/v1, got "${text}".`)
-  }
-  // The key goes in --key only: a URL with credentials ends up in shell history, logs and this tool's output.
-  if (url.username !== '' || url.password !== '')
-    throw usage('--target must not carry credentials (user:password@); give the key with --key.')
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw usage(`--target must be an http or https URL, got a ${url.protocol} one.`)
-  if (url.search !== '' || url.hash !== '') throw usage('--target takes the base URL only, without a query or a fragment.')
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-function parseNumber(text: string | undefined, flag: string, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback
-  const value = Number(text)
-  if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max)
-    throw usage(`${flag} must be a number from ${min} to ${max}, got "${text}".`)
-  return value
-}
+const usage = usageOf('verify')
 
 /** An order or pet id as the service's list writes it: decimal, no leading zeros, so ids compare exactly. */
 function parseId(text: string | undefined, flag: string): string | undefined {
@@ -73,7 +47,7 @@ export function parseVerifyCommandLine(
   }
   if (values['help'] === true) return { kind: 'help' }
   const reader = createFlagReader(values, VERIFY_FLAGS, env)
-  const target = parseTarget(reader.read('target'))
+  const target = parseTarget(reader.read('target'), 'verify')
   const key = reader.read('key')
   if (key === undefined || key === '')
     throw usage('verify needs --key <token> (or PETSTORE_SIM_VERIFY_KEY), a bearer key the service accepts.')
@@ -95,8 +69,7 @@ export function parseVerifyCommandLine(
     kind: 'verify',
     target,
     key,
-    rate: parseNumber(reader.read('rate'), '--rate', DEFAULT_RATE, 0.1, 100),
-    timeoutMs: parseNumber(reader.read('timeout'), '--timeout', DEFAULT_TIMEOUT_SECONDS, 0.1, 600) * 1000,
+    ...parseServicePace(reader.read, 'verify'),
     json: reader.readBoolean('json') ?? false,
     writeOptions,
     simulator,
