@@ -12,6 +12,7 @@ import { createSimulatorCore } from '../src/core/simulator/simulator.js'
 import { requiredGeneration } from '../src/transports/msw/required-generation.js'
 import { expectResponseMatchesContract } from './support/contract.js'
 import { send } from './support/raw-http.js'
+import { postThenPreflight } from './support/post-preflight.js'
 import { useAppServers } from './support/serve.js'
 import { closedPort, FAKE_INVENTORY, fakeService, neverAnswers, streamBytes, useStandIns } from './support/stand-in.js'
 import { testTime } from './support/test-time.js'
@@ -358,23 +359,7 @@ describe('over HTTP (the standalone server)', () => {
 
   test("a browser's preflight for a method the target answers at a spec operation's path allows that method", async () => {
     const { origin } = await serverTo()
-    // POST /v1/store/orders is no operation of the spec: with --proxy it goes to the real service.
-    const created = await send(origin, '/v1/store/orders', {
-      method: 'POST',
-      headers: { ...auth, 'Content-Type': 'application/json' },
-      body: '{}',
-    })
-    expect(created.status).toBe(201)
-    const preflight = await send(origin, '/v1/store/orders', {
-      method: 'OPTIONS',
-      headers: {
-        Origin: 'http://localhost:5173',
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'content-type',
-      },
-    })
-    expect(preflight.status).toBe(204)
-    expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST')
+    expect(await postThenPreflight(origin)).toEqual({ created: 201, preflight: 204, allowed: expect.stringContaining('POST') })
   })
 
   test('recording over HTTP: state, export and POST /__sim/scenarios hold the route, never the key or cookie', async () => {

@@ -9,6 +9,7 @@ import { createSimulator, type Scenario, type SimulatorOptions } from '../src/in
 import { createAjv } from './support/ajv.js'
 import { expectResponseMatchesContract } from './support/contract.js'
 import { send } from './support/raw-http.js'
+import { postThenPreflight } from './support/post-preflight.js'
 import { useAppServers } from './support/serve.js'
 
 const API = 'https://api.petstore.example/v1'
@@ -239,23 +240,7 @@ describe('over HTTP (the standalone server)', () => {
 
   test("a browser's preflight for a route's method at a spec operation's path allows that method", async () => {
     const { origin } = await serve({ scenario: withRoutes() })
-    const created = await send(origin, '/v1/store/orders', {
-      method: 'POST',
-      headers: { ...auth, 'Content-Type': 'application/json' },
-      body: '{}',
-    })
-    expect(created.status).toBe(201)
-    // A page on another origin POSTing JSON asks first; without POST allowed, the browser never sends the POST.
-    const preflight = await send(origin, '/v1/store/orders', {
-      method: 'OPTIONS',
-      headers: {
-        Origin: 'http://localhost:5173',
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'content-type',
-      },
-    })
-    expect(preflight.status).toBe(204)
-    expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST')
+    expect(await postThenPreflight(origin)).toEqual({ created: 201, preflight: 204, allowed: expect.stringContaining('POST') })
   })
 
   test('POST /__sim/scenarios saves the routes, and the saved file loads answering them', async () => {
