@@ -15,6 +15,24 @@ export const MAX_ROUTES = 1000
 /** The largest body of one route, as JSON text. */
 export const MAX_ROUTE_BODY_BYTES = 1024 * 1024
 
+/**
+ * An answer for an operation the spec does not show, as a scenario writes it. Said as an interface, and
+ * the schemas below typed with it: inferred, the scenario schema's declaration nests too deep for
+ * TypeScript to check in a consumer's build (TS2589 with skipLibCheck off).
+ */
+export interface Route {
+  method: (typeof ROUTE_METHODS)[number]
+  /** Under the API base; a `{name}` segment matches any one segment. */
+  path: string
+  /** 200 to 599. */
+  status: number
+  headers?: Record<string, string>
+  /** Any JSON value, sent as JSON text (a string under a Content-Type that is not JSON as it is). */
+  body?: JsonValue
+  /** False: answered without a key. Default true. */
+  auth?: boolean
+}
+
 /** A route's path, segment by segment: "/" is none; a `{name}` is null (it matches any one segment). */
 export function templateSegments(path: string): (string | null)[] {
   return path === '/'
@@ -41,7 +59,7 @@ const taken = ({ method, path }: { method: string; path: string }) =>
   )
 
 /** One route: `{ method, path, status, headers?, body?, auth? }`. */
-export const RouteSchema = v.pipe(
+export const RouteSchema: v.GenericSchema<Route> = v.pipe(
   record({
     method: oneOf(ROUTE_METHODS),
     path: v.custom<string>((path) => typeof path === 'string' && PATH.test(path), mustBe('a path under the base such as "/store/{id}"')),
@@ -71,10 +89,7 @@ export const RouteSchema = v.pipe(
 )
 
 /** A scenario's routes: at most MAX_ROUTES. */
-export const RoutesSchema = v.pipe(
+export const RoutesSchema: v.GenericSchema<Route[]> = v.pipe(
   v.array(RouteSchema, mustBe('an array')),
   v.check((routes) => routes.length <= MAX_ROUTES, ` holds over ${MAX_ROUTES} routes`),
 )
-
-/** An answer for an operation the spec does not show, as a scenario writes it (checked). */
-export type Route = v.InferOutput<typeof RouteSchema>
