@@ -4,10 +4,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setupServer } from 'msw/node'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { stringifyExactJson } from '../src/core/exact-json.js'
 import { createSimulator, type Scenario, type SimulatorOptions } from '../src/index.js'
+import { setupSimulatorServer } from '../src/node.js'
 import { createSimulatorCore } from '../src/core/simulator/simulator.js'
 import { requiredGeneration } from '../src/transports/msw/required-generation.js'
 import { expectResponseMatchesContract } from './support/contract.js'
@@ -212,11 +212,18 @@ describe('forwarding, in process (sim.fetch)', () => {
   })
 
   test("with msw's setupServer failing unhandled requests, a forwarded request still reaches the target", async () => {
-    const { standIn, sim } = await simulatorTo()
-    const server = setupServer(...sim.handlers)
+    const standIn = await startStandIn(fakeService)
     // What the project's own harness and many suites choose: an unhandled request fails the test.
-    server.listen({ onUnhandledRequest: 'error' })
-    onTestFinished(() => server.close())
+    const { server, sim } = setupSimulatorServer({
+      scenario: 'pending',
+      proxy: { target: `${standIn.origin}/api`, key: PROXY_KEY },
+      onUnhandledRequest: 'error',
+    })
+    server.listen()
+    onTestFinished(() => {
+      server.close()
+      sim.close()
+    })
     const response = await fetch(`${API}/store/inventory`, { headers: auth })
     expect([response.status, await response.text()]).toEqual([200, FAKE_INVENTORY])
     expect(standIn.seen).toHaveLength(1)
