@@ -6,11 +6,12 @@ import { isUnderBase, rememberedRoute, type ApiBase, type Operation, type RouteU
 import type { Reply, SimRequest } from '../reply.js'
 import { elapsedSince, type JournalWriter } from '../state/journal.js'
 import { systemTime, type TimeSource } from '../time-source.js'
-import { NO_HEADERS, type DispatchSetup, type Instance, type RequestContext, type Step } from './request-context.js'
+import { NO_HEADERS, type DispatchSetup, type Instance, type ProxySetup, type RequestContext, type Step } from './request-context.js'
 import {
   answerOperation,
   answerPreferred,
   answerUnknown,
+  answersBeyondSpec,
   beyondSpec,
   checkBodySize,
   checkKey,
@@ -21,7 +22,6 @@ import {
   refuseBadSession,
   waitLatency,
 } from './steps.js'
-import type { ProxySetup } from './request-context.js'
 import type { ErrorReporter } from './error-reporter.js'
 
 /**
@@ -218,11 +218,11 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
     unknown,
     answersUnknown,
     answersBeyondSpec(request) {
-      if (setup.proxy !== null) return true
       try {
-        return setup.instanceFor(request).routes.list().length > 0
+        return answersBeyondSpec(setup, setup.instanceFor(request))
       } catch {
-        return false
+        // No state for it (a bad session): only a proxy could answer.
+        return setup.proxy !== null
       }
     },
     route(request, url) {

@@ -7,7 +7,7 @@ import { matchRoute, type Operation, type RouteUrl } from '../operations/routing
 import { quote } from '../quote-value.js'
 import type { Reply } from '../reply.js'
 import type { TimeSource } from '../time-source.js'
-import { NO_HEADERS, type Instance, type RequestContext } from './request-context.js'
+import { type DispatchSetup, NO_HEADERS, type Instance, type RequestContext } from './request-context.js'
 
 // The dispatch steps, in the order the dispatcher lists them (dispatcher.ts). Each reads and fills the
 // request's context and returns undefined to go on, a reply to answer, or throws the error to answer.
@@ -182,12 +182,17 @@ export function answerOperation(context: RequestContext): Reply | Promise<Reply>
   return reply instanceof Promise ? reply.then((settled) => finished(context, settled)) : finished(context, reply)
 }
 
+/** Whether more than the spec's operations may answer in `instance`: a proxy, or a route of its own. */
+export function answersBeyondSpec(setup: DispatchSetup, instance: Instance): boolean {
+  return setup.proxy !== null || instance.routes.list().length > 0
+}
+
 /** A scenario's route, else the proxy target (beyond-spec.ts, loaded when there is either). */
 export function beyondSpec(context: RequestContext): undefined | Promise<Reply | undefined> {
   const { instance } = context
   // A session that could not be made (no accepted key, a bad id) is refused before anything is forwarded.
   if (instance === null && context.setup.proxy !== null) throw context.refusal
-  if (instance === null || (instance.routes.list().length === 0 && context.setup.proxy === null)) return undefined
+  if (instance === null || !answersBeyondSpec(context.setup, instance)) return undefined
   return import('./beyond-spec.js').then(({ answerBeyondSpec }) => answerBeyondSpec(context, instance))
 }
 
