@@ -1,4 +1,5 @@
 import { createRouteBook } from '../src/core/routes/route-book.js'
+import { createCoverageCounter } from '../src/core/coverage/coverage-counter.js'
 import * as msw from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
@@ -85,6 +86,7 @@ test('a handler that throws answers 500 internal_error with an Error body and no
           controls: createControls(),
           journal: createJournal(10),
           routes: createRouteBook([]),
+          coverage: createCoverageCounter(),
         }),
         journal: createJournal(10),
         config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },

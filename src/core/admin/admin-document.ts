@@ -38,6 +38,7 @@ const ADMIN_DOCUMENT_HEAD = {
     { name: 'journal', description: 'The requests the simulated API answered.' },
     { name: 'controls', description: 'Misbehaviour on purpose: faults, latency, rate limit.' },
     { name: 'sessions', description: 'Separate states per X-Sim-Session.' },
+    { name: 'coverage', description: "Which of the service's documented outcomes the requests met (docs/coverage.md)." },
     { name: 'pact', description: "Pact contracts from the requests a consumer suite sent, and the state changes of Pact's verifier." },
   ],
 }

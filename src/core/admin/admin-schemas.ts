@@ -214,3 +214,43 @@ export const Session = v.strictObject({
     enum: ['expired', null],
   }),
 })
+
+const outcomeFields = {
+  id: described(v.string(), '<operationId>.<status>, then .<code> for an Error answer, then .empty for an empty list.'),
+  operation: OperationId,
+  status: exactly(whole(0, 599), { type: 'integer', minimum: 0, maximum: 599 }),
+  code: nullable(v.string(), "The Error body's code (for a provoked answer that has none: the fault's kind); null for a success."),
+  count: int(0),
+}
+export const OutcomeCount = v.strictObject(outcomeFields)
+export const ProvokedCount = v.strictObject({
+  ...outcomeFields,
+  control: described(v.picklist(['fault', 'latency', 'prefer', 'rate-limit']), 'The control that provoked it.'),
+})
+export const DeprecatedCalls = v.strictObject({
+  operation: OperationId,
+  method: v.string(),
+  path: v.string(),
+  calls: int(0),
+  sunset: described(DateTime, 'The sunset date the simulator announces for it.'),
+})
+/** What `sim.coverage()`, GET /__sim/coverage and a coverage file hold: typed, so that a consumer's compiler needs not infer it. */
+export const Coverage: v.GenericSchema<{
+  outcomes: v.InferOutput<typeof OutcomeCount>[]
+  exercised: number
+  total: number
+  provoked: v.InferOutput<typeof ProvokedCount>[]
+  deprecated: v.InferOutput<typeof DeprecatedCalls>[]
+}> = v.strictObject({
+  outcomes: described(
+    v.array(OutcomeCount),
+    "Every documented outcome, in the OpenAPI document's order; count 0 for those never answered.",
+  ),
+  exercised: int(0, undefined, 'How many outcomes have a count.'),
+  total: int(0, undefined, 'How many outcomes the service documents.'),
+  provoked: described(
+    v.array(ProvokedCount),
+    'What faults, latency, Prefer and the rate limit made of answers, apart from outcomes (a slow answer counts in both).',
+  ),
+  deprecated: described(v.array(DeprecatedCalls), 'The deprecated operations and how often they were called.'),
+})

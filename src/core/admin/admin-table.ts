@@ -1,6 +1,7 @@
 import { stringifyExactJson } from '../exact-json.js'
 import type { AdminInput, AdminOperation } from './admin-operation.js'
 import { CONTROL_OPERATIONS } from './control-operations.js'
+import { COVERAGE_OPERATIONS } from './coverage-operations.js'
 import { DISCOVERY_OPERATIONS } from './discovery-operations.js'
 import { ORDER_OPERATIONS } from './order-operations.js'
 import { PACT_OPERATIONS } from './pact-operations.js'
@@ -20,6 +21,7 @@ export const ADMIN_OPERATIONS = {
   ...ORDER_OPERATIONS,
   ...CONTROL_OPERATIONS,
   ...SESSION_OPERATIONS,
+  ...COVERAGE_OPERATIONS,
   ...PACT_OPERATIONS,
 }
 

@@ -8,6 +8,7 @@ export type StateEvent =
   | { event: 'requests'; data: { reset: boolean; entries: ReturnType<SimulatorView['journal']['entries']> } }
   | { event: 'controls'; data: string }
   | { event: 'sessions'; data: string }
+  | { event: 'coverage'; data: ReturnType<SimulatorView['coverage']> }
 
 /** The entries a watcher has not seen: the newest ones, or all of them (`reset`) after a clear or a wrap of the ring. */
 function newEntries(view: SimulatorView, before: Revision | null, now: Revision) {
@@ -20,7 +21,7 @@ function newEntries(view: SimulatorView, before: Revision | null, now: Revision)
 /**
  * A look at one state (`view`, of `sessionId`) that reports what changed
  * since the last look: its orders and scenario, new requests, the controls
- * (latency, faults, rate limit) and the sessions. Counters are compared, and
+ * (latency, faults, rate limit), the outcome coverage and the sessions. Counters are compared, and
  * the controls and sessions as JSON text (both small), so a look at an idle
  * simulator reads nothing else. What the event stream and the in-page panel follow.
  */
@@ -35,6 +36,7 @@ export function stateWatcher(sim: SimulatorCore, sessionId: string | null, view:
     if (seen === null || now.orders !== seen.orders) events.push({ event: 'state', data: view.state() })
     if (seen === null || now.recorded !== seen.recorded || now.cleared !== seen.cleared)
       events.push({ event: 'requests', data: newEntries(view, seen, now) })
+    if (seen === null || now.coverage !== seen.coverage) events.push({ event: 'coverage', data: view.coverage() })
     seen = now
     const nextControls = stringifyExactJson({ latency: view.latency(), faults: view.faults(), rateLimit: view.rateLimit() })
     if (nextControls !== controls) events.push({ event: 'controls', data: nextControls })

@@ -1,4 +1,5 @@
 import { createRouteBook } from '../routes/route-book.js'
+import { createCoverageCounter } from '../coverage/coverage-counter.js'
 import { expect, test } from 'vitest'
 import { createControls } from '../controls/controls.js'
 import { getPetById } from '../operations/get-pet-by-id.js'
@@ -63,6 +64,7 @@ test('the latency waits and the journal dates the request by the time source giv
     controls,
     journal,
     routes: createRouteBook([]),
+    coverage: createCoverageCounter(),
   }
   const dispatcher = createDispatcher({
     base: parseApiBase('/v1'),

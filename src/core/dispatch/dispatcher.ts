@@ -84,9 +84,14 @@ export interface Dispatcher {
   route(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> | null
 }
 
-/** Records a request's answer in the journal, then hands the answer on. */
+/** Records a request's answer in the journal and its outcome in coverage, then hands the answer on. */
 function settle(context: RequestContext, reply: Reply, error: ApiError | null): Reply {
-  const { inPact } = context
+  const { inPact, instance, operation } = context
+  // What reached an operation's rules or controls: not a refused session or a body over the limit.
+  if (operation !== null && instance !== null && (inPact || context.control !== undefined)) {
+    const { control, delayed } = context
+    instance.coverage.count({ operation: operation.id, reply, code: error?.code ?? null, control, fault: context.fault?.kind, delayed })
+  }
   context.journal.record({
     time: context.time,
     method: context.request.method,
@@ -176,6 +181,8 @@ function arrive(
     given: null,
     authorization: null,
     forwarded: false,
+    control: undefined,
+    delayed: false,
   }
 }
 

@@ -1,5 +1,6 @@
 import type { KeyCheck } from '../bearer-auth.js'
 import type { Controls } from '../controls/controls.js'
+import type { Control, CoverageCounter } from '../coverage/coverage-counter.js'
 import type { Fault } from '../controls/faults.js'
 import type { Int64Key } from '../int64.js'
 import type { OperationState } from '../operations/operation.js'
@@ -17,6 +18,8 @@ export interface Instance extends OperationState {
   journal: JournalWriter
   /** Answers for what the spec does not show: the scenario's routes and those recorded since. */
   routes: RouteBook
+  /** Which documented outcomes its answers were, across resets (docs/coverage.md). */
+  coverage: CoverageCounter
   /** Set on a session that had been dropped and was made afresh, until its first journal entry says so. */
   recreatedUnannounced?: boolean
 }
@@ -97,6 +100,10 @@ export interface RequestContext {
   authorization: string | null
   /** It was forwarded to the proxy target. */
   forwarded: boolean
+  /** The control that decided the answer instead of the service's rules (a fault, `Prefer`, the rate limit), for coverage. */
+  control: Exclude<Control, 'latency'> | undefined
+  /** It waited for latency set with the controls. */
+  delayed: boolean
 }
 
 /**

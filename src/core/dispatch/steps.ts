@@ -85,7 +85,9 @@ function sleep(ms: number, signal: AbortSignal | undefined, time: TimeSource): P
 /** The operation's latency, drawn from the ranges set; a client that gives up ends it. */
 export function waitLatency(context: RequestContext): undefined | Promise<undefined> {
   const delay = instanceOf(context).controls.delayFor((context.operation as Operation).id)
-  return delay === 0 ? undefined : sleep(delay, context.request.signal, context.setup.time)
+  if (delay === 0) return undefined
+  context.delayed = true
+  return sleep(delay, context.request.signal, context.setup.time)
 }
 
 const DEFAULT_HANG_MS = 600_000
@@ -112,6 +114,7 @@ export function injectFault(context: RequestContext): Reply | undefined | Promis
   const fault = instanceOf(context).controls.takeFault((context.operation as Operation).id, context.orderId)
   if (fault === undefined) return undefined
   context.fault = fault
+  context.control = 'fault'
   if (fault.kind === 'status') throw faultError(fault)
   if (fault.kind === 'network') return networkError(fault, 'dropped the connection on purpose')
   if (fault.kind === 'hang') return hang(fault, context)
@@ -130,7 +133,13 @@ export function limitRate(context: RequestContext): undefined {
   // Nothing is allocated for extra headers when no limit is in play (the common case).
   if (controls.rateLimit() === null) return undefined
   const token = tokenOf(context)
-  context.extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
+  try {
+    context.extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
+  } catch (error) {
+    // Its 429 is the rate limit's answer, not the service's (unless a fault fired first).
+    context.control ??= 'rate-limit'
+    throw error
+  }
   return undefined
 }
 
@@ -172,6 +181,7 @@ export function answerPreferred(context: RequestContext): Reply | undefined {
   const preferred = preferredStatus(context.request.header('Prefer'), operation.id)
   if (preferred === undefined) return undefined
   context.inPact = false
+  context.control ??= 'prefer'
   context.extra = { ...context.extra, 'Preference-Applied': `code=${preferred}` }
   return finished(context, operation.preferred(preferred, callOf(context)))
 }

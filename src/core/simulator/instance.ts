@@ -1,5 +1,6 @@
 import { jsonText } from '../json-text.js'
 import { createControls, type Controls } from '../controls/controls.js'
+import { createCoverageCounter } from '../coverage/coverage-counter.js'
 import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Instance } from '../dispatch/request-context.js'
@@ -212,6 +213,7 @@ export function createInstanceFactory(
         controls: createControls(Math.random, time.now),
         journal: createJournal(checked.journalSize),
         routes: createRouteBook(active.scenario.routes ?? [], charge),
+        coverage: createCoverageCounter(),
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)'), time),
         active,
         keysRefused: false,

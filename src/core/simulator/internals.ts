@@ -40,6 +40,8 @@ export interface Revision {
   recorded: number
   /** Times the journal was cleared. */
   cleared: number
+  /** Moves on every answer coverage counts, and on a clear of it. */
+  coverage: number
 }
 
 // Not in any public type: a transport reaches the internals through `internalsOf` only.

@@ -120,8 +120,8 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     },
   })
   const revision = (sessionId: string | null) => {
-    const { store, journal } = sessionId === null ? root : sessions.get(sessionId)
-    return { orders: store.version(), ...journal.revision() }
+    const { store, journal, coverage } = sessionId === null ? root : sessions.get(sessionId)
+    return { orders: store.version(), ...journal.revision(), coverage: coverage.revision() }
   }
   const records = { all: () => root.store.all(), replace: (next: readonly OrderRecord[]) => root.store.replaceAll(next) }
   return attachInternals(sim, {

@@ -11,6 +11,7 @@ import type { ClockState } from '../lifecycle/order-lifecycle.js'
 import type { JournalEntry, RequestJournal } from '../state/journal.js'
 import type { RequestFilter } from '../state/request-filter.js'
 import type { PactDocument } from '../pact/pact-document.js'
+import type { Coverage } from '../coverage/coverage-counter.js'
 import type { PactOptions } from '../pact/pact-names.js'
 import type { ProviderStateChange } from '../pact/provider-states.js'
 import type { Fetch } from '../fetch/glossary.js'
@@ -217,6 +218,18 @@ export interface SimulatorView extends ScenarioExport {
    * afterAll(() => writePact(sim.pact({ consumer: 'orders-web' })))
    */
   pact(options: PactOptions): PactDocument
+  /**
+   * Which of the service's documented outcomes this state answered, and how
+   * often: every outcome (`listOrders.200.empty`, `cancelOrder.409.order_already_shipped`…)
+   * with its count, 0 for those never seen. What faults, latency, `Prefer` and
+   * the rate limit provoked is counted apart (`provoked`). Counts outlive
+   * `reset` and `journal.clear()`; `clearCoverage()` starts over (docs/coverage.md).
+   * @example
+   * afterAll(() => writeCoverage(sim.coverage()))
+   */
+  coverage(): Coverage
+  /** Starts coverage over: every count back to 0. */
+  clearCoverage(): void
   /**
    * Pact's state change (what `POST /__sim/provider-states` does): puts this
    * state in a provider state a pact names, such as `order 1 is pending`.

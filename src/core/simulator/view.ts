@@ -76,6 +76,11 @@ export function createView(
       const { facts, leftOut } = target().journal.pactFacts()
       return buildPact(facts, names, checked.base.path, leftOut)
     },
+    coverage() {
+      const instance = target()
+      return instance.coverage.report(instance.active.settings.deprecation.sunsetAt)
+    },
+    clearCoverage: () => target().coverage.clear(),
     changeProviderState: (change) =>
       lazily('change the provider state of', import('./provider-state-change.js'), (m, on) => m.changeProviderState(on, change)),
     addFault: (fault) => checkedBy('configure', () => controls().addFault(parseFault(fault))),

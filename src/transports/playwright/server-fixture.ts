@@ -6,6 +6,7 @@ import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
 import type { PactDocument } from '../../core/pact/pact-document.js'
+import type { Coverage } from '../../core/coverage/coverage-counter.js'
 import { endFixtureSession, fixtureAdminClient, SetupProblem } from './admin-client.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
 
@@ -46,6 +47,8 @@ export async function openServerFixture(
     state,
     requests: async (filter = {}) => (await admin.listRequests({ query: filter as Record<string, string> })) as JournalEntry[],
     clearRequests: () => admin.clearRequests(),
+    coverage: async () => (await admin.getCoverage()) as Coverage,
+    clearCoverage: () => admin.clearCoverage(),
     pact: async ({ consumer, provider }) => (await admin.getPact({ query: { consumer, provider } })) as PactDocument,
     reset: async (scenario, options = {}) => {
       await admin.reset({ body: { scenario, ...options } as { scenario?: string } })

@@ -1,0 +1,136 @@
+import type { OperationId } from '../operations/registry.js'
+import type { Reply } from '../reply.js'
+import { type DeprecatedOperation, type Outcome, outcomeId, SPEC_OUTCOMES } from './outcomes.js'
+
+/** The simulator's control that made an answer what it was, instead of (or, for latency, besides) the service's rules. */
+export type Control = 'fault' | 'latency' | 'prefer' | 'rate-limit'
+
+/** A documented outcome and how many answers were it. */
+export interface OutcomeCount extends Outcome {
+  count: number
+}
+
+/** An answer a test provoked with the simulator's controls, counted apart from the service's own outcomes. */
+export interface ProvokedCount extends Omit<OutcomeCount, 'count'> {
+  control: Control
+  count: number
+}
+
+/** The calls of a deprecated operation, and the sunset date the simulator announced for it. */
+export interface DeprecatedCalls extends DeprecatedOperation {
+  calls: number
+  /** ISO 8601. */
+  sunset: string
+}
+
+/**
+ * Which of the service's documented outcomes were answered, and how often:
+ * `sim.coverage()`, `GET /__sim/coverage` and a coverage file (docs/coverage.md).
+ */
+export interface Coverage {
+  /** Every documented outcome, in the OpenAPI document's order; `count` 0 for those never answered. */
+  outcomes: OutcomeCount[]
+  /** How many of `outcomes` have a count. */
+  exercised: number
+  /** How many outcomes the service documents. */
+  total: number
+  /** What faults, latency, `Prefer` and the rate limit made of answers, apart from `outcomes` (a slow answer counts in both). */
+  provoked: ProvokedCount[]
+  /** The deprecated operations (GET /pets/{petId}) and how often they were called. */
+  deprecated: DeprecatedCalls[]
+}
+
+/** One answer of an operation, as coverage sorts it. */
+export interface Answered {
+  operation: OperationId
+  reply: Reply
+  /** The Error body's code of an error answer; null for a success. */
+  code: string | null
+  /** The control that decided the answer (a fault, `Prefer`, the rate limit); undefined when the service's rules did. */
+  control: Exclude<Control, 'latency'> | undefined
+  /** The kind of the fault that fired, if one did (`status`, `network`, `hang`, `slow-body`, `malformed-json`). */
+  fault: string | undefined
+  /** The answer waited for latency set with the controls. */
+  delayed: boolean
+}
+
+/** A state's counts: they outlive resets and journal clears, until `clear`. */
+export interface CoverageCounter {
+  count(answered: Answered): void
+  report(sunsetAt: Date): Coverage
+  clear(): void
+  /** Moves on every count and clear: what a watcher compares. */
+  revision(): number
+}
+
+const DOCUMENTED: ReadonlySet<string> = new Set(SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id))
+const DEPRECATED: ReadonlySet<string> = new Set(SPEC_OUTCOMES.deprecated.map((entry) => entry.operation))
+
+/** A list answered `[]`: the UI's empty state. */
+function isEmptyList(body: Reply['body']): boolean {
+  return body !== null && body.length === 2 && (typeof body === 'string' ? body === '[]' : body[0] === 0x5b && body[1] === 0x5d)
+}
+
+/** The code a provoked answer is named by: its Error code, else what a fault did to it (dropped, held, slowed, broken). */
+function provokedCode({ code, fault }: Answered): string | null {
+  if (code !== null) return code
+  return fault === undefined || fault === 'status' ? null : fault
+}
+
+/**
+ * Creates a state's counter. Its keys are bounded by what can be answered:
+ * the documented outcomes, and per operation the statuses faults, `Prefer`
+ * and the rate limit make (a few dozen), so it needs no bound in bytes.
+ */
+export function createCoverageCounter(): CoverageCounter {
+  const seen = new Map<string, number>()
+  const provoked = new Map<string, ProvokedCount>()
+  const calls = new Map<string, number>()
+  let revision = 0
+  const countProvoked = (answered: Answered, control: Control, code: string | null, empty: boolean) => {
+    const { operation } = answered
+    const { status } = answered.reply
+    const id = outcomeId(operation, status, code, empty)
+    const key = `${control} ${id}`
+    const known = provoked.get(key)
+    if (known === undefined) provoked.set(key, { id, operation, status, code, control, count: 1 })
+    else known.count++
+  }
+  return {
+    count(answered) {
+      const { reply, operation, control } = answered
+      const empty = reply.status === 200 && isEmptyList(reply.body)
+      revision++
+      if (DEPRECATED.has(operation)) calls.set(operation, (calls.get(operation) ?? 0) + 1)
+      if (control !== undefined) {
+        countProvoked(answered, control, provokedCode(answered), empty)
+        return
+      }
+      const id = outcomeId(operation, reply.status, answered.code, empty)
+      // An answer no outcome documents (a 500 of a bug) is the simulator's, not the service's: not counted.
+      if (DOCUMENTED.has(id)) seen.set(id, (seen.get(id) ?? 0) + 1)
+      if (answered.delayed) countProvoked(answered, 'latency', answered.code, empty)
+    },
+    report(sunsetAt) {
+      const outcomes = SPEC_OUTCOMES.outcomes.map((outcome) => ({ ...outcome, count: seen.get(outcome.id) ?? 0 }))
+      return {
+        outcomes,
+        exercised: outcomes.filter((outcome) => outcome.count > 0).length,
+        total: outcomes.length,
+        provoked: [...provoked.values()].map((entry) => ({ ...entry })),
+        deprecated: SPEC_OUTCOMES.deprecated.map((entry) => ({
+          ...entry,
+          calls: calls.get(entry.operation) ?? 0,
+          sunset: sunsetAt.toISOString(),
+        })),
+      }
+    },
+    clear() {
+      seen.clear()
+      provoked.clear()
+      calls.clear()
+      revision++
+    },
+    revision: () => revision,
+  }
+}
