@@ -80,6 +80,13 @@ async function main(): Promise<void> {
     process.exitCode = importHarMain(process.argv.slice(3), { stdout: write(process.stdout), stderr: write(process.stderr) })
     return
   }
+  if (process.argv[2] === 'coverage') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
+    // Loaded for `coverage` only, as verify is.
+    const { coverageMain } = await import('./cli/coverage/coverage-main.js')
+    process.exitCode = coverageMain(process.argv.slice(3), { stdout: write(process.stdout), stderr: write(process.stderr) })
+    return
+  }
   let command: CliCommand
   try {
     command = parseCommandLine(process.argv.slice(2), process.env)

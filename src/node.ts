@@ -49,6 +49,8 @@ export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSi
 export { createBundledSimulator as createSimulator } from './transports/msw/bundled-simulator.js'
 export type { Simulator } from './transports/msw/build-simulator.js'
 export { pactFile, writePact } from './transports/node/write-pact.js'
+export { writeCoverage } from './transports/node/write-coverage.js'
+export type { Coverage } from './core/coverage/coverage-counter.js'
 export type { PactDocument } from './core/pact/pact-document.js'
 export type { PactOptions } from './core/pact/pact-names.js'
 export type { SimulatorOptions } from './core/simulator/types.js'

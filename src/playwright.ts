@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { expect as baseExpect, test as baseTest } from '@playwright/test'
 import { addToRunPact } from './transports/node/run-pact.js'
+import { DEFAULT_COVERAGE_DIR, writeCoverage } from './transports/node/write-coverage.js'
 import type { RequestFilter } from './core/state/request-filter.js'
 import { openSimulatorFixture, type SimulatorTestOptions } from './transports/playwright/open-fixture.js'
 import { toHaveReceived } from './transports/playwright/received-matcher.js'
@@ -28,10 +29,14 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
   simulatorMode: ['server', { option: true }],
   simulatorAdminToken: [process.env['PETSTORE_SIM_ADMIN_TOKEN'], { option: true }],
   pact: [undefined, { option: true }],
-  sim: async ({ context, scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact }, use, testInfo) => {
-    const opened = await openSimulatorFixture(context, { scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact }, testInfo)
+  simulatorCoverage: [DEFAULT_COVERAGE_DIR, { option: true }],
+  sim: async ({ context, scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage }, use, testInfo) => {
+    const options = { scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage }
+    const opened = await openSimulatorFixture(context, options, testInfo)
     try {
       await use(opened.sim)
+      // Every test's, passed or not: coverage says what the app met, which a failed test met too.
+      if (simulatorCoverage !== false) writeCoverage(await opened.sim.coverage(), { dir: simulatorCoverage })
       // Only a test that passed adds to the pact: what a failed one sent (even one expected to fail) may not be what the app needs.
       if (pact !== undefined && testInfo.status === 'passed') {
         const { dir, ...names } = pact

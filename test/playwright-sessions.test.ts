@@ -33,7 +33,14 @@ type Ending = 'passes' | 'fails' | 'closes its context'
 async function runTest(origin: string, ending: Ending): Promise<number> {
   const opened = await openSimulatorFixture(
     fakeContext(ending === 'closes its context'),
-    { scenario: 'pending', simulatorUrl: `${origin}/v1`, simulatorMode: 'server', simulatorAdminToken: undefined, pact: undefined },
+    {
+      scenario: 'pending',
+      simulatorUrl: `${origin}/v1`,
+      simulatorMode: 'server',
+      simulatorAdminToken: undefined,
+      pact: undefined,
+      simulatorCoverage: false,
+    },
     testInfo(),
   )
   try {
@@ -73,6 +80,7 @@ describe("the Playwright fixture ends each test's session (server mode)", () => 
             simulatorMode: 'server',
             simulatorAdminToken: undefined,
             pact: undefined,
+            simulatorCoverage: false,
           },
           testInfo(),
         ),
@@ -83,7 +91,13 @@ describe("the Playwright fixture ends each test's session (server mode)", () => 
 
   test("a session the fixture cannot end is a warning in the test's report, not a failure; one already gone is no warning", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
-    const options = { scenario: 'pending', simulatorMode: 'server', simulatorAdminToken: undefined, pact: undefined } as const
+    const options = {
+      scenario: 'pending',
+      simulatorMode: 'server',
+      simulatorAdminToken: undefined,
+      pact: undefined,
+      simulatorCoverage: false,
+    } as const
 
     const first = await serve()
     const info = testInfo()

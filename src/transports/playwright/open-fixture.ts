@@ -22,6 +22,12 @@ export interface SimulatorTestOptions {
    * directory, or `dir`). Off by default.
    */
   pact: PactFixtureOptions | undefined
+  /**
+   * The folder each test's outcome coverage is written to, one file per test
+   * (`petstore-sim coverage` merges them; docs/coverage.md), or `false` for
+   * none. Default `petstore-coverage` under the working directory.
+   */
+  simulatorCoverage: string | false
 }
 
 /** The `pact` option: who the run's pact is between, and where it goes. */
@@ -49,6 +55,8 @@ export async function openSimulatorFixture(
     throw new TypeError(`simulatorMode must be one of ${SIMULATOR_MODES.join(', ')}; got ${quote(options.simulatorMode)}.`)
   if (typeof options.scenario !== 'string' || options.scenario === '')
     throw new TypeError(`scenario must be a scenario name such as 'pending'; got ${quote(options.scenario)}.`)
+  if (options.simulatorCoverage !== false && (typeof options.simulatorCoverage !== 'string' || options.simulatorCoverage === ''))
+    throw new TypeError(`simulatorCoverage must be a folder or false; got ${quote(options.simulatorCoverage)}.`)
   if (options.pact !== undefined)
     mapValidation(
       () => checkPactNames(options.pact),

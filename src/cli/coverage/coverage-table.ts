@@ -1,0 +1,39 @@
+// What `petstore-sim coverage` prints: every outcome with its count, the share exercised, what controls provoked.
+import type { Coverage } from '../../core/coverage/coverage-counter.js'
+import { escapeControls } from '../terminal-text.js'
+
+/** "9 of 12 (75%)": the share exercised, to one decimal where it is not whole. */
+export function share({ exercised, total }: Coverage): string {
+  const percent = total === 0 ? 100 : Math.floor((exercised / total) * 1000) / 10
+  return `${exercised} of ${total} (${percent}%)`
+}
+
+/** The table: one line per outcome, its mark ("seen" or "never"), its count. */
+export function coverageTable(coverage: Coverage, files: number): string {
+  const width = Math.max(...coverage.outcomes.map((outcome) => outcome.id.length), 'Outcome'.length) + 2
+  const line = (id: string, seen: string, count: string) => `${id.padEnd(width)}${seen.padEnd(7)}${count.padStart(7)}`
+  const lines = [
+    line('Outcome', 'Seen', 'Count'),
+    ...coverage.outcomes.map((outcome) => line(outcome.id, outcome.count > 0 ? 'seen' : 'never', String(outcome.count))),
+    '',
+    `${share(coverage)} of the service's documented outcomes exercised, from ${files} coverage file${files === 1 ? '' : 's'}.`,
+  ]
+  if (coverage.provoked.length > 0) {
+    const idWidth = Math.max(...coverage.provoked.map((entry) => entry.id.length)) + 2
+    lines.push('', "Provoked with the simulator's controls (not counted above):")
+    for (const entry of coverage.provoked)
+      lines.push(`  ${entry.control.padEnd(12)}${escapeControls(entry.id).padEnd(idWidth)}${String(entry.count).padStart(7)}`)
+  }
+  return lines.join('\n')
+}
+
+/** A warning per deprecated operation the tests called, with its sunset date. */
+export function deprecationWarnings(coverage: Coverage): string[] {
+  return coverage.deprecated
+    .filter((entry) => entry.calls > 0)
+    .map(
+      (entry) =>
+        `Warning: the tests called the deprecated ${entry.method} ${entry.path} (${entry.operation}) ${entry.calls} time${entry.calls === 1 ? '' : 's'}; ` +
+        `it is sunset on ${entry.sunset.slice(0, 10)} (${entry.sunset}).`,
+    )
+}
