@@ -40,9 +40,10 @@ export function mountDevtools(sim: SimulatorCore, options: DevtoolsOptions = {})
   sheet.replaceSync(PANEL_STYLES)
   shadow.adoptedStyleSheets = [sheet]
   const panel = createPanel(inProcessConnection(sim), { compact: true, root: () => shadow })
-  const { scenario, misbehaviour, orders, requests, clock } = panel.sections
+  const { scenario, misbehaviour, orders, requests, coverage, clock } = panel.sections
   const region = { class: 'body', id: 'sim-devtools-body', role: 'region', 'aria-label': 'Petstore simulator', hidden: true }
-  const body = h('div', region, scenario.element, misbehaviour.element, orders.element, requests.element, clock.element, panel.sessions)
+  const shown = [scenario, misbehaviour, orders, requests, coverage, clock].map((each) => each.element)
+  const body = h('div', region, ...shown, panel.sessions)
   const opens = { type: 'button', class: 'toggle', 'aria-expanded': 'false', 'aria-controls': 'sim-devtools-body' }
   const toggle = h('button', opens, 'Petstore simulator')
   // The toggle first: the keyboard reaches it, then what it opens.

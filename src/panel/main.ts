@@ -36,8 +36,8 @@ const panel = createPanel(
     onRefused: (error) => error.status === 401 && askToken(),
   },
 )
-const { scenario, clock, orders, misbehaviour, requests } = panel.sections
+const { scenario, clock, orders, misbehaviour, requests, coverage } = panel.sections
 const header = h('header', {}, h('h1', {}, 'Petstore simulator'), banner, panel.sessions)
-const main = h('main', {}, scenario.element, clock.element, orders.element, misbehaviour.element, requests.element)
+const main = h('main', {}, scenario.element, clock.element, orders.element, misbehaviour.element, requests.element, coverage.element)
 document.body.append(header, tokenForm, main)
 panel.start()

@@ -2,6 +2,7 @@ import { AdminError } from '../core/admin/admin-client.js'
 import type { PanelConnection, PanelContext, PanelEvent, StreamStatus } from './connection.js'
 import { h } from './dom.js'
 import { clockSection } from './sections/clock-section.js'
+import { coverageSection, type ShownCoverage } from './sections/coverage-section.js'
 import { misbehaviourSection, type ShownControls } from './sections/misbehaviour-section.js'
 import { ordersSection } from './sections/orders-section.js'
 import { requestsSection, type ShownEntry } from './sections/requests-section.js'
@@ -20,7 +21,7 @@ interface PanelOptions {
 
 /**
  * The QA panel's sections over a connection (scenario, clock, orders,
- * misbehaviour, requests, the session picker), the same for the server's
+ * misbehaviour, requests, coverage, the session picker), the same for the server's
  * page and a page's corner panel. Nothing is followed until `start`; `stop`
  * ends every look and timer.
  */
@@ -45,7 +46,8 @@ export function createPanel(connection: PanelConnection, options: PanelOptions) 
     },
   }
   const [scenario, clock, orders] = [scenarioSection(ctx), clockSection(ctx), ordersSection(ctx)]
-  const sections = { scenario, clock, orders, misbehaviour: misbehaviourSection(ctx), requests: requestsSection(ctx) }
+  const [misbehaviour, requests, coverage] = [misbehaviourSection(ctx), requestsSection(ctx), coverageSection(ctx)]
+  const sections = { scenario, clock, orders, misbehaviour, requests, coverage }
   const picker = h('select', { id: ctx.id('session') })
   const sessions = h('label', { hidden: !connection.sessionsAlways }, 'Session', picker)
 
@@ -63,6 +65,7 @@ export function createPanel(connection: PanelConnection, options: PanelOptions) 
       orders.show((data as ShownState).orders)
     } else if (event === 'requests') sections.requests.show(data as { reset: boolean; entries: ShownEntry[] })
     else if (event === 'controls') sections.misbehaviour.show(data as ShownControls)
+    else if (event === 'coverage') sections.coverage.show(data as ShownCoverage)
     else if (event === 'sessions') showSessions(data as { id: string; scenario: string }[])
   }
   function stop(): void {

@@ -24,6 +24,8 @@ th, td { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid var(
 td.actions button { padding: 0 0.5rem; } td.actions button + button { margin-left: 0.4rem; }
 legend, .now, .hint { color: var(--muted); } .now, .hint, .error { width: 100%; } .error { color: var(--error); }
 .error:empty, .now:empty { display: none; }
+/* Coverage: an outcome never answered is greyed besides its word "never", so the seen ones stand out at a glance. */
+tr.never td { color: var(--muted); }
 /* The server's page: two columns, the right one wider (the requests have seven columns, the forms on the left wrap). */
 body.sim { margin: 0; }
 .page header, .page #token-form { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; padding: 0.5rem 1rem; border-bottom: 1px solid var(--line); }
