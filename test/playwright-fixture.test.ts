@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process'
-import { readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { readCoverage } from '../src/cli/coverage/read-coverage.js'
 import { assertChromium, explainBrowserSkip, SKIP_BROWSER_TESTS } from './support/chromium.js'
 import { ROOT } from './support/cli-process.js'
 
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli')
 const REPORT = join(ROOT, 'test-results/playwright-fixture-report.json')
 const PACT = join(ROOT, 'test-results/playwright-fixture-pacts/fixture-web-petstore-orders-service.json')
+const COVERAGE = join(ROOT, 'test-results/playwright-fixture-coverage')
 
 interface ReportedTest {
   title: string
@@ -41,6 +43,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     assertChromium()
     rmSync(REPORT, { force: true })
     rmSync(PACT, { force: true })
+    rmSync(COVERAGE, { recursive: true, force: true })
     await new Promise<void>((resolve) => {
       execFile(
         process.execPath,
@@ -64,6 +67,16 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
       'DELETE /store/orders/1 given order 1 is shipped: 409 order_already_shipped',
       'GET /store/orders: 200',
     ])
+
+    // Each test that opened its session wrote its coverage, without a line of its own; pact.spec.ts alone met these.
+    const files = readdirSync(COVERAGE)
+    expect(files.length).toBeGreaterThanOrEqual(2)
+    expect(files.length).toBeLessThanOrEqual(tests.length)
+    const merged = readCoverage([COVERAGE]).coverage
+    const countOf = (id: string) => merged.outcomes.find((outcome) => outcome.id === id)?.count ?? 0
+    expect(countOf('cancelOrder.204')).toBeGreaterThanOrEqual(1)
+    expect(countOf('cancelOrder.409.order_already_shipped')).toBeGreaterThanOrEqual(1)
+    expect(countOf('listOrders.200')).toBeGreaterThanOrEqual(2)
 
     const errorOf = (title: string) => tests.find((reported) => reported.title === title)?.errors.join('\n') ?? ''
     expect(errorOf('unknown scenario (server)')).toContain(

@@ -12,6 +12,8 @@ export default defineConfig<SimulatorTestOptions>({
   outputDir: '../../test-results/playwright-fixture',
   use: {
     simulatorUrl: `http://127.0.0.1:${SIMULATOR_PORT}/v1`,
+    // Relative to the runner's working directory, the repository: test/playwright-fixture.test.ts reads it.
+    simulatorCoverage: 'test-results/playwright-fixture-coverage',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
