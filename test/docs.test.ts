@@ -242,9 +242,9 @@ describe('The Jest examples of docs/test-runners.md, through the preset', () => 
   }, 120_000)
 })
 
-describe("README's node:test example", () => {
+describe('the node:test examples (test-runners.md, coverage.md)', () => {
   const blocks = allBlocks.filter((block) => block.marker.kind === 'node-test')
-  test('there is one', () => expect(blocks).toHaveLength(1))
+  test('there are two', () => expect(blocks).toHaveLength(2))
   for (const block of blocks) {
     test(`${where(block)} passes with node --test`, async () => {
       const name = blockFileName(block) ?? 'orders.test.mjs'
