@@ -49,7 +49,8 @@ function outcomesOf(operation: OperationId, status: number, response: Documented
   const body = response.content?.['application/json']
   if (body?.schema?.$ref === '#/components/schemas/Error') {
     const codes = Object.values(body.examples ?? {}).map((example) => example.value?.code)
-    if (codes.length === 0) throw new Error(`${operation} ${status}: an Error answer of the OpenAPI document names no code in its examples.`)
+    if (codes.length === 0)
+      throw new Error(`${operation} ${status}: an Error answer of the OpenAPI document names no code in its examples.`)
     return codes.map((code) => ({ id: outcomeId(operation, status, String(code)), operation, status, code: String(code) }))
   }
   const success = { id: outcomeId(operation, status, null), operation, status, code: null }
