@@ -28,7 +28,12 @@ export const COVERAGE_FLAGS: readonly Flag[] = [
     help: 'Outcomes that must have been seen, comma-separated (the flag may be repeated): exit 1 for any never seen.',
   },
   { name: 'min', env: '', value: '<percent>', help: 'The least share of outcomes exercised, 0 to 100: exit 1 under it.' },
-  { name: 'json', env: '', boolean: true, help: 'Print the merged coverage as JSON (the shape sim.coverage() gives) instead of the table.' },
+  {
+    name: 'json',
+    env: '',
+    boolean: true,
+    help: 'Print the merged coverage as JSON (the shape sim.coverage() gives) instead of the table.',
+  },
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
 ]
 
@@ -39,7 +44,9 @@ const OUTCOME_IDS = SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id)
 function requiredOutcome(id: string): string {
   if (OUTCOME_IDS.includes(id)) return id
   const near = closestName(id, OUTCOME_IDS)
-  throw usage(`--require names ${JSON.stringify(id)}, which is no outcome of the service.${near === undefined ? '' : ` Did you mean ${near}?`}`)
+  throw usage(
+    `--require names ${JSON.stringify(id)}, which is no outcome of the service.${near === undefined ? '' : ` Did you mean ${near}?`}`,
+  )
 }
 
 /** Reads `petstore-sim coverage [dir ...] ...` (the arguments after `coverage`). Throws a `CliUsageError` of one line (exit 2). */
@@ -76,7 +83,7 @@ export function coverageHelpText(): string {
   return [
     'Usage: petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]',
     '',
-    "Merges the coverage files a test run wrote (writeCoverage, the Playwright fixture) and prints which of the",
+    'Merges the coverage files a test run wrote (writeCoverage, the Playwright fixture) and prints which of the',
     "service's documented outcomes its tests met: each outcome with its count, then the share exercised.",
     `Reads every *.json file of each folder; default ./${DEFAULT_COVERAGE_DIR}. What faults, latency, Prefer and`,
     'the rate limit provoked is listed apart. Calls of a deprecated operation are named in a warning.',

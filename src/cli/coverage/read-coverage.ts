@@ -54,8 +54,7 @@ function readFile(file: string): Coverage {
     throw new CoverageInputError(`${file} is not a coverage file (as sim.coverage() or writeCoverage() gives): ${at}: ${issue.message}.`)
   }
   const unknown = parsed.output.outcomes.find((outcome) => !KNOWN.has(outcome.id))
-  if (unknown !== undefined)
-    throw new CoverageInputError(`${file} names an outcome this version does not document: ${unknown.id}.`)
+  if (unknown !== undefined) throw new CoverageInputError(`${file} names an outcome this version does not document: ${unknown.id}.`)
   return parsed.output
 }
 
