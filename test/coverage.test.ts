@@ -166,6 +166,56 @@ describe('in process', () => {
   })
 })
 
+describe('what each control makes of an answer', () => {
+  const list = (sim: ReturnType<typeof createSimulator>, headers: Record<string, string> = KEY) =>
+    sim.fetch(`${API}/store/orders`, { headers })
+
+  test("a slow body is the service's answer and the fault's; a broken body is the fault's alone, unless there was none to break", async () => {
+    const time = testTime()
+    const sim = createSimulator({ scenario: 'pending', time })
+    sim.addFault({ operation: 'listOrders', kind: 'slow-body', durationMs: 10, times: 1 })
+    await (await list(sim)).arrayBuffer()
+    sim.addFault({ operation: 'listOrders', kind: 'malformed-json', times: 1 })
+    await (await list(sim)).text()
+    sim.addFault({ operation: 'cancelOrder', kind: 'malformed-json', times: 1 })
+    expect((await sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: KEY })).status).toBe(204)
+    const coverage = sim.coverage()
+    expect(seen(coverage)).toEqual({ 'listOrders.200': 1, 'cancelOrder.204': 1 })
+    expect(provoked(coverage)).toEqual({ 'fault listOrders.200.slow-body': 1, 'fault listOrders.200.malformed-json': 1 })
+  })
+
+  test("an undocumented Prefer code's 400 is Prefer's; a slow fault answer counts under latency as well", async () => {
+    const time = testTime()
+    const sim = createSimulator({ scenario: 'pending', time })
+    expect((await list(sim, { ...KEY, Prefer: 'code=418' })).status).toBe(400)
+    sim.setLatency({ listOrders: { min: 200, max: 200 } })
+    sim.addFault({ operation: 'listOrders', kind: 'status', status: 503, times: 1 })
+    const faulted = list(sim)
+    await time.untilPending(1)
+    await time.advance(200)
+    expect((await faulted).status).toBe(503)
+    expect(seen(sim.coverage())).toEqual({})
+    expect(provoked(sim.coverage())).toEqual({
+      'prefer listOrders.400.invalid_request': 1,
+      'fault listOrders.503.service_unavailable': 1,
+      'latency listOrders.503.service_unavailable': 1,
+    })
+  })
+
+  test('a client that gives up during latency met no outcome: it is counted under latency as aborted', async () => {
+    const time = testTime()
+    const sim = createSimulator({ scenario: 'pending', time })
+    sim.setLatency({ cancelOrder: { min: 5000, max: 5000 } })
+    const giveUp = new AbortController()
+    const cancel = sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: KEY, signal: giveUp.signal })
+    await time.untilPending(1)
+    giveUp.abort()
+    await expect(cancel).rejects.toThrow()
+    await expect.poll(() => provoked(sim.coverage())).toEqual({ 'latency cancelOrder.0.aborted': 1 })
+    expect(seen(sim.coverage())).toEqual({})
+  })
+})
+
 describe('over HTTP', () => {
   let server: RunningSimulator | undefined
   afterEach(async () => {

@@ -20,7 +20,7 @@ interface CoverageCommand {
 }
 
 /** Every flag of `petstore-sim coverage`, in the order its help lists them. */
-export const COVERAGE_FLAGS: readonly Flag[] = [
+const COVERAGE_FLAGS: readonly Flag[] = [
   {
     name: 'require',
     env: '',
@@ -79,7 +79,7 @@ function parseCoverageCommandLine(argv: readonly string[]): CoverageCommand | { 
 }
 
 /** `petstore-sim coverage --help`. */
-export function coverageHelpText(): string {
+function coverageHelpText(): string {
   return [
     'Usage: petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]',
     '',

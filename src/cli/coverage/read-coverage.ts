@@ -66,7 +66,7 @@ function addTo<T extends { count: number } | { calls: number }>(into: Map<string
 }
 
 /** The coverage of every file, added up, in the shape one file has. */
-export function mergeCoverage(parts: readonly Coverage[]): Coverage {
+function mergeCoverage(parts: readonly Coverage[]): Coverage {
   const counts = new Map<string, number>()
   const provoked = new Map<string, ProvokedCount>()
   const deprecated = new Map<string, DeprecatedCalls>()

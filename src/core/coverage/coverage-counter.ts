@@ -41,7 +41,7 @@ export interface Coverage {
 }
 
 /** One answer of an operation, as coverage sorts it. */
-export interface Answered {
+interface Answered {
   operation: OperationId
   reply: Reply
   /** The Error body's code of an error answer; null for a success. */
@@ -52,6 +52,8 @@ export interface Answered {
   fault: string | undefined
   /** The answer waited for latency set with the controls. */
   delayed: boolean
+  /** The client gave up before the answer was sent (its signal aborted): it met no outcome. */
+  aborted: boolean
 }
 
 /** A state's counts: they outlive resets and journal clears, until `clear`. */
@@ -103,9 +105,8 @@ export function createCoverageCounter(): CoverageCounter {
   const provoked = new Map<string, ProvokedCount>()
   const calls = new Map<string, number>()
   let revision = 0
-  const countProvoked = (answered: Answered, control: Control, code: string | null, empty: boolean) => {
+  const countProvoked = (answered: Answered, control: Control, code: string | null, empty: boolean, status = answered.reply.status) => {
     const { operation } = answered
-    const { status } = answered.reply
     const id = outcomeId(operation, status, code, empty)
     const key = `${control} ${id}`
     const known = provoked.get(key)
@@ -118,18 +119,21 @@ export function createCoverageCounter(): CoverageCounter {
       const empty = reply.status === 200 && isEmptyList(reply.body)
       revision++
       if (DEPRECATED.has(operation)) calls.set(operation, (calls.get(operation) ?? 0) + 1)
-      if (control !== undefined) {
-        countProvoked(answered, control, provokedCode(answered), empty)
-        return
-      }
       const { status } = reply
-      const { code } = answered
-      const slot = slots
-        .get(operation)
-        ?.find(({ outcome, empty: isEmpty }) => outcome.status === status && outcome.code === code && isEmpty === empty)
-      // An answer no outcome documents (a 500 of a bug) is the simulator's, not the service's: not counted.
-      if (slot !== undefined) slot.count++
-      if (answered.delayed) countProvoked(answered, 'latency', answered.code, empty)
+      const { code, aborted } = answered
+      if (control !== undefined) countProvoked(answered, control, provokedCode(answered), empty)
+      else if (!aborted) {
+        const slot = slots
+          .get(operation)
+          ?.find(({ outcome, empty: isEmpty }) => outcome.status === status && outcome.code === code && isEmpty === empty)
+        // An answer no outcome documents (a 500 of a bug) is the simulator's, not the service's: not counted.
+        if (slot !== undefined) slot.count++
+        // A slow body is the service's answer too, and what the fault made of it.
+        if (reply.paceMs !== undefined && reply.body !== null) countProvoked(answered, 'fault', 'slow-body', empty)
+      }
+      // Whatever answered, it waited; a client that gave up meanwhile got nothing (status 0).
+      if (answered.delayed && aborted) countProvoked(answered, 'latency', 'aborted', false, 0)
+      else if (answered.delayed) countProvoked(answered, 'latency', control === undefined ? code : provokedCode(answered), empty)
     },
     report(sunsetAt) {
       const outcomes = [...slots.values()].flat().map(({ outcome, count }) => ({ ...outcome, count }))

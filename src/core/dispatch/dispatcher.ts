@@ -86,11 +86,19 @@ export interface Dispatcher {
 
 /** Records a request's answer in the journal and its outcome in coverage, then hands the answer on. */
 function settle(context: RequestContext, reply: Reply, error: ApiError | null): Reply {
-  const { inPact, instance, operation } = context
+  const { inPact, instance, operation, control } = context
   // What reached an operation's rules or controls: not a refused session or a body over the limit.
-  if (operation !== null && instance !== null && (inPact || context.control !== undefined)) {
-    const { control, delayed } = context
-    instance.coverage.count({ operation: operation.id, reply, code: error?.code ?? null, control, fault: context.fault?.kind, delayed })
+  if (operation !== null && instance !== null && (context.ruled || control !== undefined)) {
+    instance.coverage.count({
+      operation: operation.id,
+      reply,
+      code: error?.code ?? null,
+      control,
+      fault: context.fault?.kind,
+      delayed: context.delayed,
+      // A client that gave up (a timeout during latency) never got the answer.
+      aborted: context.request.signal?.aborted === true,
+    })
   }
   context.journal.record({
     time: context.time,
@@ -182,6 +190,7 @@ function arrive(
     authorization: null,
     forwarded: false,
     control: undefined,
+    ruled: false,
     delayed: false,
   }
 }

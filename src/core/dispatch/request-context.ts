@@ -102,6 +102,8 @@ export interface RequestContext {
   forwarded: boolean
   /** The control that decided the answer instead of the service's rules (a fault, `Prefer`, the rate limit), for coverage. */
   control: Exclude<Control, 'latency'> | undefined
+  /** It reached the service's rules (the key check on): what coverage counts, unless a control decided the answer. */
+  ruled: boolean
   /** It waited for latency set with the controls. */
   delayed: boolean
 }

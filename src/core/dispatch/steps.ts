@@ -114,7 +114,8 @@ export function injectFault(context: RequestContext): Reply | undefined | Promis
   const fault = instanceOf(context).controls.takeFault((context.operation as Operation).id, context.orderId)
   if (fault === undefined) return undefined
   context.fault = fault
-  context.control = 'fault'
+  // These answer instead of the rules; a slow or broken body is the rules' answer, changed (`finished`).
+  if (fault.kind === 'status' || fault.kind === 'network' || fault.kind === 'hang') context.control = 'fault'
   if (fault.kind === 'status') throw faultError(fault)
   if (fault.kind === 'network') return networkError(fault, 'dropped the connection on purpose')
   if (fault.kind === 'hang') return hang(fault, context)
@@ -147,6 +148,7 @@ export function limitRate(context: RequestContext): undefined {
 export function checkKey(context: RequestContext): undefined {
   // From here the service's own rules answer, the key check included: a pact may hold it, unless a fault changes the answer.
   context.inPact = context.fault === undefined
+  context.ruled = true
   // Read once: the key check and, for a pact, the journal both need it.
   context.authorization = context.request.header('Authorization')
   context.setup.checkKey(context.authorization, instanceOf(context).settings().acceptedKeys)
@@ -171,14 +173,23 @@ function finished(context: RequestContext, reply: Reply): Reply {
   const added = extra === undefined ? reply : { ...reply, headers: { ...reply.headers, ...extra } }
   const whole = headers === NO_HEADERS ? added : { ...added, headers: { ...headers, ...added.headers } }
   if (fault?.kind === 'slow-body') return { ...whole, paceMs: fault.durationMs ?? DEFAULT_SLOW_BODY_MS }
-  if (fault?.kind === 'malformed-json') return malformed(whole)
-  return whole
+  if (fault?.kind !== 'malformed-json' || whole.body === null) return whole
+  // A broken body is the fault's answer, no longer the service's (coverage counts it apart).
+  context.control ??= 'fault'
+  return malformed(whole)
 }
 
 /** `Prefer: code=`: the documented answer asked for, with no change of state (and so not the service's answer, for a pact). */
 export function answerPreferred(context: RequestContext): Reply | undefined {
   const operation = context.operation as Operation
-  const preferred = preferredStatus(context.request.header('Prefer'), operation.id)
+  let preferred: number | undefined
+  try {
+    preferred = preferredStatus(context.request.header('Prefer'), operation.id)
+  } catch (error) {
+    // An undocumented code's 400 is Prefer's answer, not the service's.
+    context.control = 'prefer'
+    throw error
+  }
   if (preferred === undefined) return undefined
   context.inPact = false
   context.control ??= 'prefer'
