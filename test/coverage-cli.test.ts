@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
@@ -149,6 +149,20 @@ test('bad input exits 2 with one line: no such folder, an unknown outcome id, a 
   expect(run(web, '--verbose').code).toBe(2)
 })
 
+test('a folder named twice, or through a link, is counted once; a *.json that is no regular file is bad input', async () => {
+  const { web } = await twoSuites()
+  const link = join(scratch(), 'web-link')
+  symlinkSync(web, link)
+  const once = JSON.parse(run(web, '--json').stdout) as Coverage
+  const twice = JSON.parse(run(web, web, link, '--json').stdout) as Coverage
+  expect(twice.outcomes).toEqual(once.outcomes)
+  const odd = scratch()
+  mkdirSync(join(odd, 'looks-like.json'))
+  const refused = run(odd)
+  expect(refused.code).toBe(2)
+  expect(refused.stderr).toContain('looks-like.json is not a coverage file: it is not a regular file.')
+})
+
 test('a coverage file of another version, naming an outcome this one does not document, is refused', async () => {
   const folder = scratch()
   const coverage = createSimulator().coverage()
@@ -157,6 +171,10 @@ test('a coverage file of another version, naming an outcome this one does not do
   const { code, stderr } = run(folder)
   expect(code).toBe(2)
   expect(stderr).toContain('names an outcome this version does not document: listOrders.418.teapot.')
+  const forged = createSimulator().coverage()
+  forged.deprecated = [{ operation: 'listOrders', method: 'GET\u001b[2J', path: '/x', calls: 1, sunset: '2027-01-01T00:00:00.000Z' }]
+  writeFileSync(join(folder, 'old.json'), JSON.stringify(forged))
+  expect(run(folder).stderr).toContain('names listOrders as deprecated, which this version does not.')
 })
 
 test('the installed command reads petstore-coverage/ in the working directory and exits with the verdict', async () => {

@@ -8,7 +8,8 @@ import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
 import { DEFAULT_COVERAGE_DIR } from '../../transports/node/write-coverage.js'
 import { CoverageInputError, readCoverage } from './read-coverage.js'
-import { coverageTable, deprecationWarnings, share } from './coverage-table.js'
+import { exercisedShare as share } from '../../core/coverage/share.js'
+import { coverageTable, deprecationWarnings } from './coverage-table.js'
 
 interface CoverageCommand {
   kind: 'coverage'

@@ -1,12 +1,7 @@
 // What `petstore-sim coverage` prints: every outcome with its count, the share exercised, what controls provoked.
 import type { Coverage } from '../../core/coverage/coverage-counter.js'
+import { exercisedShare as share } from '../../core/coverage/share.js'
 import { escapeControls } from '../terminal-text.js'
-
-/** "9 of 12 (75%)": the share exercised, to one decimal where it is not whole. */
-export function share({ exercised, total }: Coverage): string {
-  const percent = total === 0 ? 100 : Math.floor((exercised / total) * 1000) / 10
-  return `${exercised} of ${total} (${percent}%)`
-}
 
 /** The table: one line per outcome, its mark ("seen" or "never"), its count. */
 export function coverageTable(coverage: Coverage, files: number): string {
@@ -33,7 +28,7 @@ export function deprecationWarnings(coverage: Coverage): string[] {
     .filter((entry) => entry.calls > 0)
     .map(
       (entry) =>
-        `Warning: the tests called the deprecated ${entry.method} ${entry.path} (${entry.operation}) ${entry.calls} time${entry.calls === 1 ? '' : 's'}; ` +
+        `Warning: the tests called the deprecated ${escapeControls(`${entry.method} ${entry.path}`)} (${entry.operation}) ${entry.calls} time${entry.calls === 1 ? '' : 's'}; ` +
         `it is sunset on ${entry.sunset.slice(0, 10)} (${entry.sunset}).`,
     )
 }

@@ -1,5 +1,5 @@
 // Reads and adds up the coverage files of a run: what `petstore-sim coverage` reports on.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { Coverage as CoverageSchema } from '../../core/admin/admin-schemas.js'
@@ -14,6 +14,7 @@ export class CoverageInputError extends Error {}
 const MAX_FILE_BYTES = 4 * 1024 * 1024
 
 const KNOWN: ReadonlySet<string> = new Set(SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id))
+const DEPRECATED = new Map(SPEC_OUTCOMES.deprecated.map((entry) => [entry.operation as string, entry]))
 
 /** The `.json` files of a folder, sorted; a missing folder or a file in its place is bad input. */
 function filesOf(dir: string): string[] {
@@ -30,11 +31,23 @@ function filesOf(dir: string): string[] {
   }
 }
 
+/** Where a file really is, links followed; a link to nowhere is bad input. */
+function realpathOf(file: string): string {
+  try {
+    return realpathSync(file)
+  } catch (error) {
+    throw new CoverageInputError(`Failed to read ${file}: ${systemErrorCode(error) ?? String(error)}.`)
+  }
+}
+
 /** One file's coverage, checked against the schema `sim.coverage()` answers with and against this version's outcomes. */
 function readFile(file: string): Coverage {
   let text: string
   try {
-    const { size } = statSync(file)
+    const stat = statSync(file)
+    // A pipe or a device named *.json would never end, or never stop giving bytes.
+    if (!stat.isFile()) throw new CoverageInputError(`${file} is not a coverage file: it is not a regular file.`)
+    const { size } = stat
     if (size > MAX_FILE_BYTES) throw new CoverageInputError(`${file} is not a coverage file: ${size} bytes, more than one ever is.`)
     text = readFileSync(file, 'utf8')
   } catch (error) {
@@ -55,6 +68,9 @@ function readFile(file: string): Coverage {
   }
   const unknown = parsed.output.outcomes.find((outcome) => !KNOWN.has(outcome.id))
   if (unknown !== undefined) throw new CoverageInputError(`${file} names an outcome this version does not document: ${unknown.id}.`)
+  const notDeprecated = parsed.output.deprecated.find((entry) => !DEPRECATED.has(entry.operation))
+  if (notDeprecated !== undefined)
+    throw new CoverageInputError(`${file} names ${notDeprecated.operation} as deprecated, which this version does not.`)
   return parsed.output
 }
 
@@ -76,7 +92,8 @@ function mergeCoverage(parts: readonly Coverage[]): Coverage {
       addTo(provoked, `${entry.control} ${entry.id}`, entry, (kept) => {
         kept.count += entry.count
       })
-    for (const entry of part.deprecated)
+    // The method and path are this version's, not the file's text.
+    for (const entry of part.deprecated.map((each) => ({ ...each, ...DEPRECATED.get(each.operation) })))
       addTo(deprecated, entry.operation, entry, (kept) => {
         kept.calls += entry.calls
         // The earliest date any run announced: the one to move off before.
@@ -96,10 +113,17 @@ function mergeCoverage(parts: readonly Coverage[]): Coverage {
 /** Every coverage file of `dirs`, merged; a folder without one is bad input (the suite wrote none there). */
 export function readCoverage(dirs: readonly string[]): { coverage: Coverage; files: number } {
   const parts: Coverage[] = []
+  // A folder named twice, or through a link, is read once: its counts must not double.
+  const read = new Set<string>()
   for (const dir of dirs) {
     const files = filesOf(dir)
     if (files.length === 0) throw new CoverageInputError(`${dir} holds no coverage file (*.json): did the suite call writeCoverage?`)
-    for (const file of files) parts.push(readFile(file))
+    for (const file of files) {
+      const real = realpathOf(file)
+      if (read.has(real)) continue
+      read.add(real)
+      parts.push(readFile(file))
+    }
   }
   return { coverage: mergeCoverage(parts), files: parts.length }
 }
