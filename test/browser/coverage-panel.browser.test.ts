@@ -39,17 +39,17 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the coverage section of the QA panel at /__
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } })
     const page = await context.newPage()
     await page.goto(`${origin}/__sim/`)
-    await expect.poll(() => summaryOf(page)).toBe('0 of 12 outcomes exercised (0%)')
+    await expect.poll(() => summaryOf(page)).toBe('0 of 12 (0%) outcomes exercised')
     return { origin, page }
   }
 
-  test('marks each outcome as it is answered, live, and Clear coverage starts over', async () => {
+  test('marks each outcome as it is answered, live, and Start coverage over does so', async () => {
     const { origin, page } = await open()
     expect(await page.getByRole('heading', { name: 'Coverage', exact: true }).count()).toBe(1)
     expect((await fetch(`${origin}/v1/store/orders`, { headers: AUTH })).status).toBe(200)
     await expect.poll(() => outcomeOf(page, 'listOrders.200')).toEqual(['listOrders.200', '✓ seen', '1'])
     expect(await outcomeOf(page, 'cancelOrder.204')).toEqual(['cancelOrder.204', 'never', '0'])
-    expect(await summaryOf(page)).toBe('1 of 12 outcomes exercised (8%)')
+    expect(await summaryOf(page)).toBe('1 of 12 (8.3%) outcomes exercised')
     // The tick is for the eye only: a screen reader says "seen".
     const seen = page.locator('tr[data-outcome-id="listOrders.200"]').getByRole('cell', { name: 'seen', exact: true })
     expect(await seen.count()).toBe(1)
@@ -57,14 +57,14 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the coverage section of the QA panel at /__
     const badKey = { Authorization: 'Bearer wrong-key' }
     expect((await fetch(`${origin}/v1/store/orders`, { headers: badKey })).status).toBe(401)
     await expect.poll(() => outcomeOf(page, 'listOrders.401.unauthorized')).toEqual(['listOrders.401.unauthorized', '✓ seen', '1'])
-    expect(await summaryOf(page)).toBe('2 of 12 outcomes exercised (17%)')
+    expect(await summaryOf(page)).toBe('2 of 12 (16.6%) outcomes exercised')
     // Every documented outcome has its row, in the document's order.
     expect(await page.locator('#coverage tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-outcome-id')))).toEqual(
       ((await (await fetch(`${origin}/__sim/coverage`)).json()) as { outcomes: { id: string }[] }).outcomes.map(({ id }) => id),
     )
 
-    await page.getByRole('button', { name: 'Clear coverage' }).click()
-    await expect.poll(() => summaryOf(page)).toBe('0 of 12 outcomes exercised (0%)')
+    await page.getByRole('button', { name: 'Start coverage over' }).click()
+    await expect.poll(() => summaryOf(page)).toBe('0 of 12 (0%) outcomes exercised')
     expect(await counts(page)).toEqual(Array(12).fill('0'))
     expect(await outcomeOf(page, 'listOrders.200')).toEqual(['listOrders.200', 'never', '0'])
     expect(((await (await fetch(`${origin}/__sim/coverage`)).json()) as { exercised: number }).exercised).toBe(0)
@@ -76,11 +76,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the coverage section of the QA panel at /__
     expect((await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: session })).status).toBe(204)
     await page.getByRole('combobox', { name: 'Session' }).selectOption('qa-1')
     await expect.poll(() => outcomeOf(page, 'cancelOrder.204')).toEqual(['cancelOrder.204', '✓ seen', '1'])
-    expect(await summaryOf(page)).toBe('1 of 12 outcomes exercised (8%)')
+    expect(await summaryOf(page)).toBe('1 of 12 (8.3%) outcomes exercised')
     // The default state answered nothing; back on it, nothing is seen.
     await page.getByRole('combobox', { name: 'Session' }).selectOption('')
     await expect.poll(() => outcomeOf(page, 'cancelOrder.204')).toEqual(['cancelOrder.204', 'never', '0'])
-    expect(await summaryOf(page)).toBe('0 of 12 outcomes exercised (0%)')
+    expect(await summaryOf(page)).toBe('0 of 12 (0%) outcomes exercised')
   })
 
   test('an answer a fault provoked shows under "Provoked with controls", and a deprecated call is called out', async () => {
@@ -93,7 +93,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the coverage section of the QA panel at /__
     await expect.poll(() => provoked.locator('tbody td').allTextContents()).toEqual(['fault', 'listOrders.503.service_unavailable', '1'])
     // A provoked answer is not one of the service's own outcomes.
     expect(await outcomeOf(page, 'listOrders.200')).toEqual(['listOrders.200', 'never', '0'])
-    expect(await summaryOf(page)).toBe('0 of 12 outcomes exercised (0%)')
+    expect(await summaryOf(page)).toBe('0 of 12 (0%) outcomes exercised')
 
     expect((await fetch(`${origin}/v1/pets/1`, { headers: AUTH })).status).toBe(404)
     await expect
@@ -115,8 +115,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the coverage section of the QA panel at /__
     expect(await outcome('cancelOrder.204')).toEqual(['cancelOrder.204', 'never', '0'])
     await page.locator('#orders tr[data-order-id="2"] button').click()
     await expect.poll(() => outcome('cancelOrder.204')).toEqual(['cancelOrder.204', '✓ seen', '1'])
-    await panel.getByRole('button', { name: 'Clear coverage' }).click()
-    await expect.poll(() => summaryOf(panel)).toBe('0 of 12 outcomes exercised (0%)')
+    await panel.getByRole('button', { name: 'Start coverage over' }).click()
+    await expect.poll(() => summaryOf(panel)).toBe('0 of 12 (0%) outcomes exercised')
     expect(await outcome('listOrders.200')).toEqual(['listOrders.200', 'never', '0'])
   })
 })

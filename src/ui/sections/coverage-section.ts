@@ -1,6 +1,7 @@
 // Outcome coverage: which of the service's documented outcomes the state followed answered, as it happens (issue 46).
 import type * as v from 'valibot'
 import type { Coverage } from '../../core/admin/admin-schemas.js'
+import { exercisedShare } from '../../core/coverage/share.js'
 import type { PanelContext } from '../connection.js'
 import { alert, button, h, row, section, table } from '../dom.js'
 
@@ -27,14 +28,13 @@ export function coverageSection(ctx: PanelContext) {
   const summary = h('p', { id: ctx.id('coverage-summary'), role: 'status' })
   const deprecated = h('div', { id: ctx.id('deprecated') })
   const error = alert(ctx.id('coverage-error'))
-  const clear = button('Clear coverage', () => ctx.run(error, () => ctx.admin().clearCoverage()))
+  const clear = button('Start coverage over', () => ctx.run(error, () => ctx.admin().clearCoverage()))
   // No scroll box in the corner panel: a dozen rows fit, and a box with nothing focusable in it would not scroll from the keyboard.
   const shown = [summary, outcomes, provokedPart, deprecated]
   const element = section(ctx.id('coverage-section'), 'Coverage', ...shown, h('div', { class: 'line' }, clear, error))
 
   function show(coverage: ShownCoverage): void {
-    const percent = coverage.total === 0 ? 0 : Math.round((coverage.exercised / coverage.total) * 100)
-    const said = `${coverage.exercised} of ${coverage.total} outcomes exercised (${percent}%)`
+    const said = `${exercisedShare(coverage)} outcomes exercised`
     if (summary.textContent !== said) summary.textContent = said
     body.replaceChildren(...coverage.outcomes.map(outcomeRow))
     provoked.body.replaceChildren(...coverage.provoked.map(({ control, id, count }) => row([control, id, count])))
