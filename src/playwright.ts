@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { expect as baseExpect, test as baseTest } from '@playwright/test'
+import { expect as baseExpect, test as baseTest, type TestInfo } from '@playwright/test'
 import { addToRunPact } from './transports/node/run-pact.js'
 import { DEFAULT_COVERAGE_DIR, writeCoverage } from './transports/node/write-coverage.js'
 import type { RequestFilter } from './core/state/request-filter.js'
@@ -10,6 +10,17 @@ import type { SimulatorFixture } from './transports/playwright/simulator-fixture
 export type { PactFixtureOptions, SimulatorTestOptions } from './transports/playwright/open-fixture.js'
 export type { SimulatorFixture, SimulatorMode } from './transports/playwright/simulator-fixture.js'
 export type { RequestFilter }
+
+/** Writes a test's coverage; a failure (a server from before coverage, a folder it cannot write) warns, never fails the test. */
+async function writeTestCoverage(sim: SimulatorFixture, dir: string, testInfo: TestInfo): Promise<void> {
+  try {
+    writeCoverage(await sim.coverage(), { dir })
+  } catch (error) {
+    const message = `Failed to write this test's outcome coverage to ${dir}: ${error instanceof Error ? error.message : String(error)}`
+    testInfo.annotations.push({ type: 'warning', description: message })
+    console.warn(`[petstore-orders-simulator] ${message}`)
+  }
+}
 
 /**
  * Playwright's `test` with a `sim` fixture: each test gets a session of its
@@ -35,8 +46,6 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
     const opened = await openSimulatorFixture(context, options, testInfo)
     try {
       await use(opened.sim)
-      // Every test's, passed or not: coverage says what the app met, which a failed test met too.
-      if (simulatorCoverage !== false) writeCoverage(await opened.sim.coverage(), { dir: simulatorCoverage })
       // Only a test that passed adds to the pact: what a failed one sent (even one expected to fail) may not be what the app needs.
       if (pact !== undefined && testInfo.status === 'passed') {
         const { dir, ...names } = pact
@@ -44,6 +53,8 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
         const parts = join(testInfo.project.outputDir, 'petstore-sim-pacts')
         await addToRunPact(await opened.sim.pact(names), dir === undefined ? { parts } : { parts, dir })
       }
+      // Every test's, passed or not: coverage says what the app met, which a failed test met too.
+      if (simulatorCoverage !== false) await writeTestCoverage(opened.sim, simulatorCoverage, testInfo)
     } finally {
       await opened.close()
     }

@@ -16,6 +16,9 @@ export default defineConfig<SimulatorTestOptions>({
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     // Where the app calls the API; the sim fixture gives each test its own session there.
     simulatorUrl: SIMULATOR_URL ?? `http://127.0.0.1:${SIMULATOR_PORT}/v1`,
+    // Each test's outcome coverage (docs/coverage.md), beside the run's output; by default petstore-coverage/ where
+    // the run starts. This run starts in the repository, so the folder is named from there.
+    simulatorCoverage: 'test-results/playwright-example-coverage',
     // Debian's chromium; drop launchOptions to use a browser from `npx playwright install`.
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
