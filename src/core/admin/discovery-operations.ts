@@ -44,7 +44,7 @@ export const DISCOVERY_OPERATIONS = {
     tag: 'discovery',
     summary: 'Server-sent events of one state',
     description:
-      'Events of the session named by X-Sim-Session (or the default state), once on connect and then whenever they change: state (as GET /__sim/state), requests ({ reset, entries }: the new journal entries, or all of them with reset true after a clear), controls ({ latency, faults, rateLimit }) and sessions ([{ id, scenario }]). A comment line every 15 s keeps the stream open. At most 16 streams at once.',
+      'Events of the session named by X-Sim-Session (or the default state), once on connect and then whenever they change: state (as GET /__sim/state), requests ({ reset, entries }: the new journal entries, or all of them with reset true after a clear), controls ({ latency, faults, rateLimit }), coverage (as GET /__sim/coverage) and sessions ([{ id, scenario }]). A comment line every 15 s keeps the stream open. At most 16 streams at once.',
     status: 200,
     answer: {
       description: 'The stream: `event: <name>` and `data: <JSON>` lines, each event ended by a blank line.',
