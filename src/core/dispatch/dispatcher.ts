@@ -96,8 +96,8 @@ function settle(context: RequestContext, reply: Reply, error: ApiError | null): 
       control,
       fault: context.fault?.kind,
       delayed: context.delayed,
-      // A client that gave up (a timeout during latency) never got the answer.
-      aborted: context.request.signal?.aborted === true,
+      // A client that gave up during latency never got the answer. Asked only then: over HTTP the signal is made on first ask.
+      aborted: context.delayed && context.request.signal?.aborted === true,
     })
   }
   context.journal.record({
