@@ -85,9 +85,7 @@ test('merges the files of two suites into one table of every outcome, its count 
   expect(Object.keys(rows)).toHaveLength(12)
   expect(stdout).toContain("4 of 12 (33.3%) of the service's documented outcomes exercised, from 3 coverage files.")
   expect(stdout).toMatch(/fault\s+listOrders\.503\.service_unavailable\s+1/)
-  expect(stderr).toBe(
-    'Warning: the tests called the deprecated GET /pets/{petId} (getPetById) 1 time; it is sunset on 2027-01-01 (2027-01-01T00:00:00.000Z).\n',
-  )
+  expect(stderr).toBe('Warning: 1 call of the deprecated GET /pets/{petId} (getPetById), which is sunset on 2027-01-01.\n')
 })
 
 test('--json prints the merged result in the shape sim.coverage() gives', async () => {
@@ -137,7 +135,11 @@ test('bad input exits 2 with one line: no such folder, an unknown outcome id, a 
   writeFileSync(join(other, 'package.json'), '{"name": "an-app"}')
   const notCoverage = run(other)
   expect(notCoverage.code).toBe(2)
-  expect(notCoverage.stderr).toMatch(/package\.json is not a coverage file .*outcomes/)
+  expect(notCoverage.stderr).toMatch(
+    /package\.json is not a coverage file: it has no "outcomes" list \(writeCoverage and GET \/__sim\/coverage write one\)\.\n$/,
+  )
+  writeFileSync(join(other, 'package.json'), JSON.stringify({ ...createSimulator().coverage(), total: 'twelve' }))
+  expect(run(other).stderr).toContain('package.json is not a coverage file (as sim.coverage() or writeCoverage() gives): total: ')
   writeFileSync(join(other, 'package.json'), 'not json')
   expect(run(other).stderr).toContain('is not a coverage file: it is not JSON.')
 

@@ -22,13 +22,16 @@ export function coverageTable(coverage: Coverage, files: number): string {
   return lines.join('\n')
 }
 
-/** A warning per deprecated operation the tests called, with its sunset date. */
+/** A date as people read it: the day alone when it is midnight UTC, else the whole ISO 8601 time. */
+const readable = (iso: string) => (iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso)
+
+/** A warning per deprecated operation that was called, with its sunset date. */
 export function deprecationWarnings(coverage: Coverage): string[] {
   return coverage.deprecated
     .filter((entry) => entry.calls > 0)
     .map(
       (entry) =>
-        `Warning: the tests called the deprecated ${escapeControls(`${entry.method} ${entry.path}`)} (${entry.operation}) ${entry.calls} time${entry.calls === 1 ? '' : 's'}; ` +
-        `it is sunset on ${entry.sunset.slice(0, 10)} (${entry.sunset}).`,
+        `Warning: ${entry.calls} call${entry.calls === 1 ? '' : 's'} of the deprecated ${escapeControls(`${entry.method} ${entry.path}`)} ` +
+        `(${entry.operation}), which is sunset on ${escapeControls(readable(entry.sunset))}.`,
     )
 }

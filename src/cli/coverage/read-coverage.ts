@@ -60,6 +60,11 @@ function readFile(file: string): Coverage {
   } catch {
     throw new CoverageInputError(`${file} is not a coverage file: it is not JSON.`)
   }
+  // Another JSON file left in the folder (a package.json, a report) is told apart in plain words first.
+  if (typeof json !== 'object' || json === null || !Array.isArray((json as { outcomes?: unknown }).outcomes))
+    throw new CoverageInputError(
+      `${file} is not a coverage file: it has no "outcomes" list (writeCoverage and GET /__sim/coverage write one).`,
+    )
   const parsed = v.safeParse(CoverageSchema, json)
   if (!parsed.success) {
     const [issue] = parsed.issues
