@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'coverage') {
     const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
     // Loaded for `coverage` only, as verify is.
-    const { coverageMain } = await import('./cli/coverage/coverage-main.js')
+    const { coverageMain } = await import('./cli/coverage-command/coverage-main.js')
     process.exitCode = coverageMain(process.argv.slice(3), { stdout: write(process.stdout), stderr: write(process.stderr) })
     return
   }

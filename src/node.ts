@@ -50,7 +50,7 @@ export { createBundledSimulator as createSimulator } from './transports/msw/bund
 export type { Simulator } from './transports/msw/build-simulator.js'
 export { pactFile, writePact } from './transports/node/write-pact.js'
 export { writeCoverage } from './transports/node/write-coverage.js'
-export type { Coverage } from './core/coverage/coverage-counter.js'
+export type { Coverage } from './core/outcome-coverage/coverage-counter.js'
 export type { PactDocument } from './core/pact/pact-document.js'
 export type { PactOptions } from './core/pact/pact-names.js'
 export type { SimulatorOptions } from './core/simulator/types.js'

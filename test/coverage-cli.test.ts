@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { coverageMain } from '../src/cli/coverage/coverage-main.js'
+import { coverageMain } from '../src/cli/coverage-command/coverage-main.js'
 import { createSimulator, type Coverage } from '../src/index.js'
 import { writeCoverage } from '../src/node.js'
 import { CLI } from './support/cli-process.js'

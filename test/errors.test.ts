@@ -1,5 +1,5 @@
 import { createRouteBook } from '../src/core/routes/route-book.js'
-import { createCoverageCounter } from '../src/core/coverage/coverage-counter.js'
+import { createCoverageCounter } from '../src/core/outcome-coverage/coverage-counter.js'
 import * as msw from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'

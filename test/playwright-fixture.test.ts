@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { readCoverage } from '../src/cli/coverage/read-coverage.js'
+import { readCoverage } from '../src/cli/coverage-command/read-coverage.js'
 import { assertChromium, explainBrowserSkip, SKIP_BROWSER_TESTS } from './support/chromium.js'
 import { ROOT } from './support/cli-process.js'
 

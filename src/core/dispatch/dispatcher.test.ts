@@ -1,5 +1,5 @@
 import { createRouteBook } from '../routes/route-book.js'
-import { createCoverageCounter } from '../coverage/coverage-counter.js'
+import { createCoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import { expect, test } from 'vitest'
 import { createControls } from '../controls/controls.js'
 import { getPetById } from '../operations/get-pet-by-id.js'

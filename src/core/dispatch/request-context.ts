@@ -1,6 +1,6 @@
 import type { KeyCheck } from '../bearer-auth.js'
 import type { Controls } from '../controls/controls.js'
-import type { Control, CoverageCounter } from '../coverage/coverage-counter.js'
+import type { Control, CoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import type { Fault } from '../controls/faults.js'
 import type { Int64Key } from '../int64.js'
 import type { OperationState } from '../operations/operation.js'

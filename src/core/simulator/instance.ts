@@ -1,6 +1,6 @@
 import { jsonText } from '../json-text.js'
 import { createControls, type Controls } from '../controls/controls.js'
-import { createCoverageCounter } from '../coverage/coverage-counter.js'
+import { createCoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Instance } from '../dispatch/request-context.js'

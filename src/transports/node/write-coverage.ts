@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Coverage } from '../../core/coverage/coverage-counter.js'
+import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
 
 /** Where coverage files go unless told otherwise, and what `petstore-sim coverage` reads without a folder named. */
 export const DEFAULT_COVERAGE_DIR = 'petstore-coverage'

@@ -6,7 +6,7 @@ import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import type { SimulatorState } from '../../core/simulator/types.js'
 import type { JournalEntry } from '../../core/state/journal.js'
 import type { PactDocument } from '../../core/pact/pact-document.js'
-import type { Coverage } from '../../core/coverage/coverage-counter.js'
+import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
 import { endFixtureSession, fixtureAdminClient, SetupProblem } from './admin-client.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
 

@@ -1,7 +1,7 @@
 // Outcome coverage: which of the service's documented outcomes the state followed answered, as it happens (issue 46).
 import type * as v from 'valibot'
 import type { Coverage } from '../../core/admin/admin-schemas.js'
-import { exercisedShare } from '../../core/coverage/share.js'
+import { exercisedShare } from '../../core/outcome-coverage/share.js'
 import type { PanelContext } from '../connection.js'
 import { alert, button, h, row, section, table } from '../dom.js'
 

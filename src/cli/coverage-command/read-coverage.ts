@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { Coverage as CoverageSchema } from '../../core/admin/admin-schemas.js'
-import type { Coverage, DeprecatedCalls, ProvokedCount } from '../../core/coverage/coverage-counter.js'
-import { SPEC_OUTCOMES } from '../../core/coverage/outcomes.js'
+import type { Coverage, DeprecatedCalls, ProvokedCount } from '../../core/outcome-coverage/coverage-counter.js'
+import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
 
 /** Bad input: exit 2, one line. */

@@ -1,6 +1,6 @@
 // What `petstore-sim coverage` prints: every outcome with its count, the share exercised, what controls provoked.
-import type { Coverage } from '../../core/coverage/coverage-counter.js'
-import { exercisedShare as share } from '../../core/coverage/share.js'
+import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
+import { exercisedShare as share } from '../../core/outcome-coverage/share.js'
 import { escapeControls } from '../terminal-text.js'
 
 /** The table: one line per outcome, its mark ("seen" or "never"), its count. */

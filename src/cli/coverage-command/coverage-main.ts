@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
-import type { Coverage } from '../../core/coverage/coverage-counter.js'
-import { SPEC_OUTCOMES } from '../../core/coverage/outcomes.js'
+import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
+import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
 import { closestName, joinDashedValues, unknownFlagHint } from '../argv.js'
 import type { Flag } from '../flags.js'
 import type { CommandOutput } from '../record/write-scenario-output.js'
@@ -8,7 +8,7 @@ import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
 import { DEFAULT_COVERAGE_DIR } from '../../transports/node/write-coverage.js'
 import { CoverageInputError, readCoverage } from './read-coverage.js'
-import { exercisedShare as share } from '../../core/coverage/share.js'
+import { exercisedShare as share } from '../../core/outcome-coverage/share.js'
 import { coverageTable, deprecationWarnings } from './coverage-table.js'
 
 interface CoverageCommand {
