@@ -3,7 +3,13 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { Coverage as CoverageSchema } from '../../core/admin/admin-schemas.js'
-import type { Coverage, DeprecatedCalls, ProvokedCount } from '../../core/outcome-coverage/coverage-counter.js'
+import {
+  type Coverage,
+  coverageOf,
+  type DeprecatedCalls,
+  type ProvokedCount,
+  provokedKey,
+} from '../../core/outcome-coverage/coverage-counter.js'
 import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
 
@@ -79,13 +85,6 @@ function readFile(file: string): Coverage {
   return parsed.output
 }
 
-/** Adds `count` to the entry of `key`, made from `entry` the first time. */
-function addTo<T extends { count: number } | { calls: number }>(into: Map<string, T>, key: string, entry: T, add: (kept: T) => void) {
-  const kept = into.get(key)
-  if (kept === undefined) into.set(key, { ...entry })
-  else add(kept)
-}
-
 /** The coverage of every file, added up, in the shape one file has. */
 function mergeCoverage(parts: readonly Coverage[]): Coverage {
   const counts = new Map<string, number>()
@@ -93,26 +92,23 @@ function mergeCoverage(parts: readonly Coverage[]): Coverage {
   const deprecated = new Map<string, DeprecatedCalls>()
   for (const part of parts) {
     for (const { id, count } of part.outcomes) counts.set(id, (counts.get(id) ?? 0) + count)
-    for (const entry of part.provoked)
-      addTo(provoked, `${entry.control} ${entry.id}`, entry, (kept) => {
-        kept.count += entry.count
-      })
-    // The method and path are this version's, not the file's text.
-    for (const entry of part.deprecated.map((each) => ({ ...each, ...DEPRECATED.get(each.operation) })))
-      addTo(deprecated, entry.operation, entry, (kept) => {
+    for (const entry of part.provoked) {
+      const kept = provoked.get(provokedKey(entry))
+      if (kept === undefined) provoked.set(provokedKey(entry), { ...entry })
+      else kept.count += entry.count
+    }
+    for (const entry of part.deprecated) {
+      const kept = deprecated.get(entry.operation)
+      // The method and path are this version's, not the file's text.
+      if (kept === undefined) deprecated.set(entry.operation, { ...entry, ...DEPRECATED.get(entry.operation) })
+      else {
         kept.calls += entry.calls
         // The earliest date any run announced: the one to move off before.
         if (entry.sunset < kept.sunset) kept.sunset = entry.sunset
-      })
+      }
+    }
   }
-  const outcomes = SPEC_OUTCOMES.outcomes.map((outcome) => ({ ...outcome, count: counts.get(outcome.id) ?? 0 }))
-  return {
-    outcomes,
-    exercised: outcomes.filter((outcome) => outcome.count > 0).length,
-    total: outcomes.length,
-    provoked: [...provoked.values()],
-    deprecated: [...deprecated.values()],
-  }
+  return coverageOf(counts, [...provoked.values()], [...deprecated.values()])
 }
 
 /** Every coverage file of `dirs`, merged; a folder without one is bad input (the suite wrote none there). */

@@ -40,6 +40,16 @@ export interface Coverage {
   deprecated: DeprecatedCalls[]
 }
 
+/** A provoked answer's key: the same outcome provoked by two controls is two entries. */
+export const provokedKey = ({ control, id }: { control: Control; id: string }) => `${control} ${id}`
+
+/** A coverage whole: every documented outcome in the document's order with its count (0 when absent), and the totals. */
+export function coverageOf(counts: ReadonlyMap<string, number>, provoked: ProvokedCount[], deprecated: DeprecatedCalls[]): Coverage {
+  const outcomes = SPEC_OUTCOMES.outcomes.map((outcome) => ({ ...outcome, count: counts.get(outcome.id) ?? 0 }))
+  const exercised = outcomes.filter((outcome) => outcome.count > 0).length
+  return { outcomes, exercised, total: outcomes.length, provoked, deprecated }
+}
+
 /** One answer of an operation, as coverage sorts it. */
 interface Answered {
   operation: OperationId
@@ -108,7 +118,7 @@ export function createCoverageCounter(): CoverageCounter {
   const countProvoked = (answered: Answered, control: Control, code: string | null, empty: boolean, status = answered.reply.status) => {
     const { operation } = answered
     const id = outcomeId(operation, status, code, empty)
-    const key = `${control} ${id}`
+    const key = provokedKey({ control, id })
     const known = provoked.get(key)
     if (known === undefined) provoked.set(key, { id, operation, status, code, control, count: 1 })
     else known.count++
@@ -136,18 +146,17 @@ export function createCoverageCounter(): CoverageCounter {
       else if (answered.delayed) countProvoked(answered, 'latency', control === undefined ? code : provokedCode(answered), empty)
     },
     report(sunsetAt) {
-      const outcomes = [...slots.values()].flat().map(({ outcome, count }) => ({ ...outcome, count }))
-      return {
-        outcomes,
-        exercised: outcomes.filter((outcome) => outcome.count > 0).length,
-        total: outcomes.length,
-        provoked: [...provoked.values()].map((entry) => ({ ...entry })),
-        deprecated: SPEC_OUTCOMES.deprecated.map((entry) => ({
-          ...entry,
-          calls: calls.get(entry.operation) ?? 0,
-          sunset: sunsetAt.toISOString(),
-        })),
-      }
+      const deprecated = SPEC_OUTCOMES.deprecated.map((entry) => ({
+        ...entry,
+        calls: calls.get(entry.operation) ?? 0,
+        sunset: sunsetAt.toISOString(),
+      }))
+      const counts = new Map([...slots.values()].flat().map(({ outcome, count }) => [outcome.id, count]))
+      return coverageOf(
+        counts,
+        [...provoked.values()].map((entry) => ({ ...entry })),
+        deprecated,
+      )
     },
     clear() {
       for (const slot of [...slots.values()].flat()) slot.count = 0
