@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util'
 import { FLAGS, type Flag } from './flags.js'
 
 /** Edits between two words, a swap of two neighbours counting as one, to suggest the flag a typo meant. */
@@ -51,4 +52,50 @@ export function joinDashedValues(argv: readonly string[], flags: readonly Flag[]
     } else joined.push(arg)
   }
   return joined
+}
+
+/** A subcommand's command line as read: each flag's value (`V`: every value, for repeatable flags) and the words that are no flag. */
+export interface ReadFlags<V extends string | string[]> {
+  values: Record<string, V | boolean | undefined>
+  positionals: string[]
+}
+
+interface ReadOptions {
+  positionals?: boolean
+  repeatable?: boolean
+}
+
+/**
+ * A subcommand's command line, read strictly. An unknown or incomplete flag is `usage`'s error
+ * naming the flag with a "Did you mean" hint; `repeatable` makes every value flag take many values.
+ */
+export function readFlags(
+  argv: readonly string[],
+  flags: readonly Flag[],
+  usage: (problem: string) => Error,
+  options: ReadOptions & { repeatable: true },
+): ReadFlags<string[]>
+export function readFlags(
+  argv: readonly string[],
+  flags: readonly Flag[],
+  usage: (problem: string) => Error,
+  options?: ReadOptions & { repeatable?: false },
+): ReadFlags<string>
+export function readFlags(
+  argv: readonly string[],
+  flags: readonly Flag[],
+  usage: (problem: string) => Error,
+  { positionals = false, repeatable = false }: ReadOptions = {},
+): ReadFlags<string> | ReadFlags<string[]> {
+  const options = Object.fromEntries(
+    flags.map((flag) => [flag.name, flag.boolean ? { type: 'boolean' as const } : { type: 'string' as const, multiple: repeatable }]),
+  )
+  try {
+    // parseArgs types its values from literal options; these are built from the flag table.
+    return parseArgs({ args: joinDashedValues(argv, flags), strict: true, allowPositionals: positionals, options }) as ReadFlags<string>
+  } catch (error) {
+    // parseArgs quotes the argument at fault, which may be a key: say which flag, never the value.
+    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
+    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, flags)}`)
+  }
 }

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
 import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
-import { closestName, joinDashedValues, unknownFlagHint } from '../argv.js'
+import { closestName, readFlags } from '../argv.js'
 import type { Flag } from '../flags.js'
 import type { CommandOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
@@ -52,17 +51,7 @@ function requiredOutcome(id: string): string {
 
 /** Reads `petstore-sim coverage [dir ...] ...` (the arguments after `coverage`). Throws a `CliUsageError` of one line (exit 2). */
 function parseCoverageCommandLine(argv: readonly string[]): CoverageCommand | { kind: 'help' } {
-  let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] }
-  try {
-    const options = Object.fromEntries(
-      COVERAGE_FLAGS.map((flag) => [flag.name, flag.boolean ? { type: 'boolean' as const } : { type: 'string' as const, multiple: true }]),
-    )
-    parsed = parseArgs({ args: joinDashedValues(argv, COVERAGE_FLAGS), strict: true, allowPositionals: true, options })
-  } catch (error) {
-    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
-    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, COVERAGE_FLAGS)}`)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = readFlags(argv, COVERAGE_FLAGS, usage, { positionals: true, repeatable: true })
   if (values['help'] === true) return { kind: 'help' }
   const required = ((values['require'] as string[] | undefined) ?? [])
     .flatMap((list) => list.split(','))

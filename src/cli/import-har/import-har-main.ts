@@ -1,8 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
-import { joinDashedValues, unknownFlagHint } from '../argv.js'
+import { readFlags } from '../argv.js'
 import type { Flag } from '../flags.js'
 import { type CommandOutput, writeScenarioOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
@@ -31,15 +30,7 @@ const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-si
 
 /** Reads `petstore-sim import-har <file.har> ...` (the arguments after `import-har`). Throws a `CliUsageError` of one line (exit 2). */
 function parseImportHarCommandLine(argv: readonly string[]): ImportHarCommand | { kind: 'help' } {
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
-  try {
-    const options = Object.fromEntries(IMPORT_HAR_FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const]))
-    parsed = parseArgs({ args: joinDashedValues(argv, IMPORT_HAR_FLAGS), strict: true, allowPositionals: true, options })
-  } catch (error) {
-    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
-    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, IMPORT_HAR_FLAGS)}`)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = readFlags(argv, IMPORT_HAR_FLAGS, usage, { positionals: true })
   if (values['help'] === true) return { kind: 'help' }
   const [file] = positionals
   if (file === undefined || positionals.length !== 1) throw usage(`import-har takes one HAR file, got ${positionals.length}.`)

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import { isBearerToken } from '../../core/bearer-auth.js'
 import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
-import { joinDashedValues, unknownFlagHint } from '../argv.js'
+import { readFlags } from '../argv.js'
 import { createFlagReader } from '../cli-options.js'
 import { type Flag, SERVICE_FLAGS } from '../flags.js'
 import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
@@ -57,15 +56,7 @@ export function parseRecordCommandLine(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): RecordCommand | { kind: 'help' } {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    const options = Object.fromEntries(RECORD_FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const]))
-    values = parseArgs({ args: joinDashedValues(argv, RECORD_FLAGS), strict: true, allowPositionals: false, options }).values
-  } catch (error) {
-    // parseArgs quotes the argument at fault, which may be the key: say which flag, never the value.
-    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
-    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, RECORD_FLAGS)}`)
-  }
+  const { values } = readFlags(argv, RECORD_FLAGS, usage)
   if (values['help'] === true) return { kind: 'help' }
   const reader = createFlagReader(values, RECORD_FLAGS, env)
   const target = parseTarget(reader.read('target'), 'record')

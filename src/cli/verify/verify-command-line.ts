@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import { isBearerToken } from '../../core/bearer-auth.js'
 import type { SimulatorServerOptions } from '../../transports/standalone/start-server.js'
-import { joinDashedValues, unknownFlagHint } from '../argv.js'
+import { readFlags } from '../argv.js'
 import { createFlagReader, readSimulatorFlags } from '../cli-options.js'
 import { VERIFY_FLAGS } from '../flags.js'
 import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
@@ -36,15 +35,7 @@ export function parseVerifyCommandLine(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): VerifyCommand | { kind: 'help' } {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    const options = Object.fromEntries(VERIFY_FLAGS.map((flag) => [flag.name, { type: flag.boolean ? 'boolean' : 'string' } as const]))
-    values = parseArgs({ args: joinDashedValues(argv, VERIFY_FLAGS), strict: true, allowPositionals: false, options }).values
-  } catch (error) {
-    // parseArgs quotes the argument at fault, which may be the key: say which flag, never the value.
-    const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]
-    throw usage(`Unknown or incomplete option${flag === undefined ? '' : ` ${flag}`}.${unknownFlagHint(argv, VERIFY_FLAGS)}`)
-  }
+  const { values } = readFlags(argv, VERIFY_FLAGS, usage)
   if (values['help'] === true) return { kind: 'help' }
   const reader = createFlagReader(values, VERIFY_FLAGS, env)
   const target = parseTarget(reader.read('target'), 'verify')
