@@ -1,9 +1,6 @@
-import { AdminError, type AdminClient, clientOf } from '../core/admin/admin-client.js'
 import { failAdmin } from '../core/admin/admin-input.js'
-import { answerOf } from '../core/admin/admin-table.js'
-import { scenarioSource } from '../core/admin/scenario-catalog.js'
+import { inProcessAdminClient } from '../core/admin/in-process-client.js'
 import { stateWatcher } from '../core/admin/state-watcher.js'
-import { ApiError } from '../core/api-error.js'
 import { parseExactJson, stringifyExactJson } from '../core/exact-json.js'
 import { internalsOf } from '../core/simulator/internals.js'
 import type { SimulatorCore } from '../core/simulator/types.js'
@@ -13,23 +10,6 @@ import type { PanelConnection } from './connection.js'
 const WATCH_MS = 250
 /** Through JSON text and back, as a request or the event stream carries it: the panel and the handlers read one shape. */
 const asSent = (value: unknown) => (value === undefined ? undefined : parseExactJson(stringifyExactJson(value)))
-
-/**
- * The admin API of an in-process simulator, the same typed client as over
- * HTTP: each call runs the admin table's handler, a refusal is the same `AdminError`.
- */
-function inProcessAdminClient(sim: SimulatorCore, session: string | null): AdminClient {
-  const scenarios = scenarioSource(sim.scenario(), internalsOf(sim).folder)
-  return clientOf(async ({ operation, params, query, body }) => {
-    try {
-      const view = internalsOf(sim).view(session, failAdmin)
-      const { text } = await answerOf(operation, { view, sim, scenarios, params, query, body: asSent(body) })
-      return text === '' ? undefined : parseExactJson(text)
-    } catch (error) {
-      throw error instanceof ApiError ? new AdminError(error.status, error.code, error.message) : error
-    }
-  })
-}
 
 /** The panel's connection to a simulator in this page: the admin table's handlers, and a look at its state every 250 ms. */
 export function inProcessConnection(sim: SimulatorCore): PanelConnection {
