@@ -39,6 +39,26 @@ const fromVendor = {
   },
 }
 
+// The Model Context Protocol SDK, for `petstore-sim mcp` and /__sim/mcp, in a bundle of its own for the same
+// reason: the CLI's bundle requires it on the first of those calls (src/transports/mcp/mcp-sdk.ts is its one importer).
+const mcp = 'cli-mcp.cjs'
+assertNoMsw(
+  await build({
+    ...common,
+    entryPoints: [`${root}src/transports/mcp/mcp-sdk.ts`],
+    outfile: `${root}dist/${mcp}`,
+    format: 'cjs',
+    minify: true,
+  }),
+  mcp,
+)
+const fromMcpBundle = {
+  name: 'from-mcp-bundle',
+  setup(build) {
+    build.onResolve({ filter: /\/mcp-sdk\.js$/ }, () => ({ path: `./${mcp}`, external: true }))
+  },
+}
+
 assertNoMsw(
   await build({
     ...common,
@@ -46,7 +66,7 @@ assertNoMsw(
     outfile: `${root}dist/cli.cjs`,
     format: 'cjs',
     minify: true,
-    plugins: [fromVendor],
+    plugins: [fromVendor, fromMcpBundle],
     external: [`./${vendor}`],
     // import.meta.url, as ESM code expects it (package-root.ts, admin.ts).
     define: { 'import.meta.url': '__import_meta_url' },

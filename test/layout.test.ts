@@ -25,7 +25,7 @@ function modules(): Map<string, string[]> {
 /** The layer of a module, lowest first: each may import only from layers at or below its own. */
 function layer(path: string): number {
   if (path.startsWith('core/') || path.startsWith('contract/')) return 0
-  if (/^transports\/(msw|node|playwright|jest|storybook)\//.test(path)) return 1
+  if (/^transports\/(msw|node|playwright|jest|storybook|mcp)\//.test(path)) return 1
   if (path.startsWith('transports/express/')) return 2
   if (path.startsWith('transports/standalone/')) return 3
   return 4

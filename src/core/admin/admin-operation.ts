@@ -70,6 +70,8 @@ export interface AdminOperation {
   page?: true
   /** For probes: answered before the Host check, without the token, also with the admin API off (no session, no 400, 401 or 403). */
   probe?: true
+  /** Another protocol's endpoint (MCP's JSON-RPC), answered by the transport: no call of the admin client, no tool. */
+  protocol?: true
   params?: Readonly<Record<string, FieldDoc | 'OrderId' | 'StaticFile'>>
   query?: Readonly<Record<string, FieldDoc>>
   body?: { schema: Schema; required: boolean; hint?: string }

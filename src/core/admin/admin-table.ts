@@ -31,11 +31,14 @@ export type AdminOperationId = keyof AdminOperations
 export type TransportOperationId = { [K in AdminOperationId]: AdminOperations[K] extends { run: unknown } ? never : K }[AdminOperationId]
 /** What the admin client calls: every operation that answers JSON (or nothing), the pages and the event stream aside. */
 export type ClientOperationId = {
-  [K in AdminOperationId]: AdminOperations[K] extends { page: true } | { answer: { media: readonly string[] } } ? never : K
+  [K in AdminOperationId]: AdminOperations[K] extends { page: true } | { protocol: true } | { answer: { media: readonly string[] } }
+    ? never
+    : K
 }[AdminOperationId]
 
 /** Whether the admin client has a method for an operation (as `ClientOperationId`). */
-export const isCallable = (operation: AdminOperation) => operation.page !== true && operation.answer.media === undefined
+export const isCallable = (operation: AdminOperation) =>
+  operation.page !== true && operation.protocol !== true && operation.answer.media === undefined
 
 const entries = Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]
 

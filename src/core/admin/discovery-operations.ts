@@ -52,6 +52,19 @@ export const DISCOVERY_OPERATIONS = {
     },
     errors: { 503: { description: '16 streams are open already: service_unavailable.', headers: { 'Retry-After': 'Retry-After' } } },
   }),
+  mcp: operation({
+    method: 'POST',
+    path: '/mcp',
+    tag: 'discovery',
+    protocol: true,
+    summary: 'The admin API as Model Context Protocol tools, for coding assistants',
+    description:
+      "MCP's Streamable HTTP transport, stateless, answering JSON (docs/mcp.md): tools/list gives a tool per admin operation that reads or changes the state, named by its operationId, tools/call runs one (its \"session\" argument, else this call's X-Sim-Session, names the state it acts on), resources/list and resources/read give the service's specification and the order API's OpenAPI document. A refused tool call is a result with isError true and the Error body as its text. What MCP's transport rules refuse (an Accept without both application/json and text/event-stream, a Content-Type other than application/json, a body that is no JSON-RPC message, an unsupported MCP-Protocol-Version) is a 400 invalid_request Error body saying which. GET and DELETE: 405, since the server keeps no MCP session.",
+    body: { schema: 'McpMessage', required: true },
+    status: 200,
+    answer: { description: 'The JSON-RPC answer to a request.', schema: 'McpMessage' },
+    others: { 202: { description: 'A notification or a response was accepted: no body.' } },
+  }),
   getPanel: operation({
     method: 'GET',
     path: '/',

@@ -15,6 +15,7 @@ import { ADMIN_OPERATIONS, type AdminOperationId, routePath, type TransportOpera
 import type { DISCOVERY_OPERATIONS } from '../../../core/admin/discovery-operations.js'
 import { demoRouter } from './demo-route.js'
 import { eventsRoute } from './admin-events.js'
+import { mcpRoute } from './mcp-route.js'
 import { panelRouter } from './panel-route.js'
 
 /** The pages' operations, which panelRouter and demoRouter serve, and the health check, answered before the Host check (health.ts). */
@@ -73,6 +74,7 @@ export function createAdminRouter(
     listAdminEndpoints: (_req, res) => sendJson(res, 200, { endpoints: endpointLines() }),
     getAdminOpenApiDocument: (_req, res) => sendJson(res, 200, adminOpenApiDocument),
     streamEvents: eventsRoute(sim, options.shutdown),
+    mcp: mcpRoute(sim, scenarios),
   }
   for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]) {
     // The pages are served by panelRouter (before the token) and demoRouter (below), the health check by the server's edge.

@@ -1,0 +1,31 @@
+import { expect, test } from 'vitest'
+import { createAjv } from '../../../test/support/ajv.js'
+import { adminTools } from './admin-tools.js'
+
+const { definitions, plans } = adminTools()
+const schemaOf = (name: string) => definitions.find((tool) => tool.name === name)?.inputSchema ?? {}
+
+test("every tool's input schema is JSON Schema on its own: it compiles without the admin document", () => {
+  const ajv = createAjv({ strict: false })
+  for (const { name, inputSchema } of definitions) expect(() => ajv.compile(inputSchema), name).not.toThrow()
+})
+
+test('a tool takes what its operation reads, and refuses what it does not', () => {
+  const ajv = createAjv({ strict: false })
+  const addFault = ajv.compile(schemaOf('addFault'))
+  expect(addFault({ operation: 'cancelOrder', kind: 'status', status: 503, session: 'qa-1' })).toBe(true)
+  expect(addFault({ operation: 'cancelOrder', kind: 'explode' })).toBe(false)
+  expect(addFault({ kind: 'status' })).toBe(false)
+  expect(addFault({ operation: 'cancelOrder', kind: 'status', colour: 'red' })).toBe(false)
+  const setLatency = ajv.compile(schemaOf('setLatency'))
+  expect(setLatency({ body: '50-400' })).toBe(true)
+  expect(setLatency({ body: { min: 50, max: 400 } })).toBe(true)
+  expect(ajv.compile(schemaOf('removeOrder'))({})).toBe(false)
+})
+
+test('each plan sorts the arguments as the admin call reads them', () => {
+  expect(plans.get('removeOrder')).toEqual({ name: 'removeOrder', params: ['orderId'], query: [], bodyFields: null, body: 'none' })
+  expect(plans.get('reset')).toMatchObject({ params: [], bodyFields: ['scenario', 'seed'], body: 'optional' })
+  expect(plans.get('getPact')).toMatchObject({ query: ['consumer', 'provider'], body: 'none' })
+  expect(plans.get('setRateLimit')).toMatchObject({ bodyFields: null, body: 'optional' })
+})

@@ -1,0 +1,138 @@
+// The admin table as Model Context Protocol tools: one tool per operation that
+// reads or changes the simulator's state, its input schema made from the admin
+// document's path, query and body schemas. Nothing here names an operation:
+// a new one in the table is a new tool.
+import { adminOpenApiDocument } from '../../core/admin/admin-document.js'
+import type { AdminOperation } from '../../core/admin/admin-operation.js'
+import { ADMIN_OPERATIONS } from '../../core/admin/admin-table.js'
+
+type Json = Record<string, unknown>
+
+/** What `tools/list` gives of a tool. */
+export interface ToolDefinition {
+  name: string
+  description: string
+  inputSchema: { type: 'object'; properties: Record<string, Json>; required?: string[]; additionalProperties: false; $defs?: Json }
+}
+
+/** Where each argument of a tool goes in the admin call. */
+export interface ToolPlan {
+  name: string
+  params: readonly string[]
+  query: readonly string[]
+  /** The body's fields, each an argument; `null` when the body is not an object (then it is the `body` argument). */
+  bodyFields: readonly string[] | null
+  /** Whether the operation takes a body at all, and whether it must have one. */
+  body: 'none' | 'optional' | 'required'
+}
+
+/** The argument every tool takes: the session it acts on. */
+export const SESSION_ARGUMENT = 'session'
+
+/** The operations that are tools: those the table runs itself (files, pages, probes and the event stream are not). */
+const isTool = (operation: AdminOperation) => operation.run !== undefined && operation.page !== true && operation.probe !== true
+
+/** The document's node at a `#/components/...` reference. */
+function resolved(node: Json): Json {
+  const ref = node['$ref']
+  if (typeof ref !== 'string') return node
+  let at: unknown = adminOpenApiDocument
+  for (const key of ref.slice(2).split('/')) at = (at as Json)[key]
+  return at as Json
+}
+
+/** A schema with its component references pointing into the tool's own `$defs`, and the components it reaches added there. */
+function inlined(schema: unknown, defs: Json): Json {
+  const text = JSON.stringify(schema)
+  const components = adminOpenApiDocument.components.schemas as Json
+  for (const match of text.matchAll(/"#\/components\/schemas\/(\w+)"/g)) {
+    const name = match[1] as string
+    if (name in defs) continue
+    defs[name] = {}
+    defs[name] = inlined(components[name], defs)
+  }
+  return JSON.parse(text.replace(/"#\/components\/schemas\/(\w+)"/g, '"#/$defs/$1"')) as Json
+}
+
+interface Parameter {
+  name: string
+  in: string
+  required?: boolean
+  description?: string
+  schema: Json
+}
+
+/** One tool and its plan, from the operation's entry in the admin document. */
+function toolOf(name: string, operation: AdminOperation): { definition: ToolDefinition; plan: ToolPlan } {
+  const documented = adminOpenApiDocument.paths[`/__sim${operation.path}`]?.[operation.method.toLowerCase()] as Json
+  const defs: Json = {}
+  const properties: Record<string, Json> = {}
+  const required: string[] = []
+  const add = (key: string, schema: Json, isRequired: boolean) => {
+    if (key in properties) throw new Error(`The tool ${name} has two arguments named ${key}: rename one in the admin table.`)
+    properties[key] = schema
+    if (isRequired) required.push(key)
+  }
+  const parameters = ((documented['parameters'] ?? []) as Json[]).map((parameter) => resolved(parameter) as unknown as Parameter)
+  const params: string[] = []
+  const query: string[] = []
+  for (const parameter of parameters) {
+    if (parameter.in === 'header') continue
+    const description = parameter.description === undefined ? {} : { description: parameter.description }
+    add(parameter.name, { ...inlined(parameter.schema, defs), ...description }, parameter.in === 'path')
+    ;(parameter.in === 'path' ? params : query).push(parameter.name)
+  }
+  const requestBody = documented['requestBody'] as { required: boolean; content: Record<string, { schema: Json }> } | undefined
+  let bodyFields: string[] | null = null
+  if (requestBody !== undefined) {
+    const bodySchema = requestBody.content['application/json']?.schema ?? {}
+    const object = resolved(bodySchema)
+    const fields = object['type'] === 'object' ? (object['properties'] as Record<string, Json> | undefined) : undefined
+    if (fields === undefined) {
+      const hint = operation.body?.hint ?? String(object['description'] ?? 'The request body.')
+      add('body', { ...inlined(bodySchema, defs), description: hint }, requestBody.required)
+    } else {
+      const needed = requestBody.required ? ((object['required'] ?? []) as string[]) : []
+      bodyFields = Object.keys(fields)
+      for (const field of bodyFields) add(field, inlined(fields[field], defs), needed.includes(field))
+    }
+  }
+  add(
+    SESSION_ARGUMENT,
+    {
+      ...inlined({ $ref: '#/components/schemas/SessionId' }, defs),
+      description: 'The session to act on (what X-Sim-Session names over HTTP); without it, the default state.',
+    },
+    false,
+  )
+  const inputSchema: ToolDefinition['inputSchema'] = {
+    type: 'object',
+    properties,
+    ...(required.length === 0 ? {} : { required }),
+    additionalProperties: false,
+    ...(Object.keys(defs).length === 0 ? {} : { $defs: defs }),
+  }
+  return {
+    definition: { name, description: operation.summary, inputSchema },
+    plan: {
+      name,
+      params,
+      query,
+      bodyFields,
+      body: requestBody === undefined ? 'none' : requestBody.required ? 'required' : 'optional',
+    },
+  }
+}
+
+/** Every tool, in the table's order, with the plan its calls follow. */
+export function adminTools(): { definitions: ToolDefinition[]; plans: Map<string, ToolPlan> } {
+  const definitions: ToolDefinition[] = []
+  const plans = new Map<string, ToolPlan>()
+  for (const [name, operation] of Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][]) {
+    if (!isTool(operation)) continue
+    const { definition, plan } = toolOf(name, operation)
+    definitions.push(definition)
+    plans.set(name, plan)
+  }
+  return { definitions, plans }
+}

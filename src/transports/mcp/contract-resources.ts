@@ -1,0 +1,29 @@
+/** The contract an assistant can read: the service's specification and the order API's OpenAPI document. */
+export interface ContractResource {
+  uri: string
+  name: string
+  title: string
+  description: string
+  mimeType: string
+  /** The file in the package that holds it. */
+  file: string
+}
+
+export const CONTRACT_RESOURCES: readonly ContractResource[] = [
+  {
+    uri: 'petstore-sim://docs/spec.md',
+    name: 'spec',
+    title: 'Petstore Orders Service specification',
+    description: "The whole specification of the service the simulator simulates: endpoints, authentication, errors, the cancel's rules.",
+    mimeType: 'text/markdown',
+    file: 'docs/spec.md',
+  },
+  {
+    uri: 'petstore-sim://contract/openapi.json',
+    name: 'openapi',
+    title: 'Order API OpenAPI document',
+    description: "The order API's OpenAPI 3.1 document: every answer the simulator gives validates against it.",
+    mimeType: 'application/json',
+    file: 'src/contract/openapi.json',
+  },
+]

@@ -1,0 +1,71 @@
+// The simulator as a Model Context Protocol server: the admin table's tools and
+// the contract's resources, whichever transport carries it (stdio, or a POST of
+// /__sim/mcp). The SDK's low-level Server, since the tools' schemas are JSON
+// Schema from the admin document, not zod.
+import type { ToolDefinition, ToolPlan } from './admin-tools.js'
+import { CONTRACT_RESOURCES } from './contract-resources.js'
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  Server,
+} from './mcp-sdk.js'
+import { callTool, type Connect } from './tool-call.js'
+
+/** JSON-RPC's code for a resource that does not exist, as the MCP specification names it. */
+const RESOURCE_NOT_FOUND = -32002
+
+const INSTRUCTIONS = [
+  'Drives a Petstore Orders Simulator, a stand-in of the Petstore Orders Service that an app or a test suite calls.',
+  'Put it into a state with reset (a named scenario: listScenarios lists them), addOrder, updateOrder, advanceClock;',
+  'make it misbehave with addFault, setLatency, setRateLimit; read what the app sent with listRequests.',
+  'Every tool takes "session" to act on one X-Sim-Session apart from the default state.',
+  "Read the service's specification and OpenAPI document as resources.",
+].join(' ')
+
+export interface McpServerOptions {
+  tools: { definitions: readonly ToolDefinition[]; plans: ReadonlyMap<string, ToolPlan> }
+  connect: Connect
+  /** The session a call acts on when it names none (the X-Sim-Session of an HTTP call). */
+  session?: string | null
+  /** A file of the package, as text (the resources' files). */
+  readFile: (file: string) => string
+  version: string
+  /** Where the calls still running are kept, for stdio to finish them when its input ends. */
+  inFlight?: Set<Promise<unknown>>
+}
+
+/** The SDK checks tool outputs only against an output schema, which no tool declares: no JSON Schema compiler is made. */
+const NO_OUTPUT_SCHEMAS = {
+  getValidator: () => () => ({ valid: true as const, data: undefined as never, errorMessage: undefined }),
+}
+
+/** An MCP server over the admin API that `connect` reaches, not yet connected to a transport. */
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server(
+    { name: 'petstore-orders-simulator', title: 'Petstore Orders Simulator', version: options.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_OUTPUT_SCHEMAS },
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...options.tools.definitions] }))
+  server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
+    const call = callTool(options.tools.plans, options.connect, params.name, params.arguments, options.session ?? null)
+    options.inFlight?.add(call)
+    const done = () => options.inFlight?.delete(call)
+    call.then(done, done)
+    return call
+  })
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: CONTRACT_RESOURCES.map(({ file: _, ...resource }) => resource),
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => {
+    const resource = CONTRACT_RESOURCES.find(({ uri }) => uri === params.uri)
+    if (resource === undefined)
+      throw new McpError(RESOURCE_NOT_FOUND, `No resource has the URI ${JSON.stringify(params.uri)}: resources/list lists them.`, {
+        uri: params.uri,
+      })
+    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: options.readFile(resource.file) }] }
+  })
+  return server
+}

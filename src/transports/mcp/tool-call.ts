@@ -1,0 +1,102 @@
+// A tool call made an admin call: the arguments sorted into path, query and body
+// as the tool's plan says, the answer's JSON as text, a refusal as a tool error
+// carrying the Error body, so that an assistant can read what to correct.
+import { AdminError, type AdminClient } from '../../core/admin/admin-client.js'
+import { ErrorCode } from '../../core/error-codes.js'
+import { stringifyExactJson } from '../../core/exact-json.js'
+import { quote } from '../../core/quote-value.js'
+import { SESSION_ARGUMENT, type ToolPlan } from './admin-tools.js'
+
+/** What `tools/call` answers: the text of the answer, or of the refusal with `isError`. */
+export interface ToolResult {
+  [key: string]: unknown
+  content: { type: 'text'; text: string }[]
+  isError?: true
+}
+
+/** The admin API acting on a session's state (the default one for null): in process, or a running server over HTTP. */
+export type Connect = (session: string | null) => AdminClient
+
+const text = (value: string): ToolResult['content'] => [{ type: 'text', text: value }]
+
+/** A refusal as the Error body says it: `{ code, message, status }` as JSON text. */
+function refusal(status: number, code: string, message: string): ToolResult {
+  return { content: text(JSON.stringify({ code, message, status })), isError: true }
+}
+
+class ArgumentError extends Error {}
+
+const argumentsOf = (plan: ToolPlan) => [
+  ...plan.params,
+  ...plan.query,
+  ...(plan.bodyFields ?? (plan.body === 'none' ? [] : ['body'])),
+  SESSION_ARGUMENT,
+]
+
+/** A path parameter or a query field as the URL carries it: a string, a number or a boolean, nothing else. */
+function scalar(tool: string, name: string, value: unknown): string | number | bigint {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value
+  if (typeof value === 'boolean') return String(value)
+  throw new ArgumentError(`The argument "${name}" of ${tool} must be a string or a number, got ${quote(value)}.`)
+}
+
+/** The admin client's input for a call: the path's parameters by name, its query and its body. */
+function inputOf(plan: ToolPlan, args: Record<string, unknown>): Record<string, unknown> {
+  const known = argumentsOf(plan)
+  const unknown = Object.keys(args).filter((name) => !known.includes(name))
+  if (unknown.length > 0)
+    throw new ArgumentError(
+      `Unknown argument ${unknown.map((name) => `"${name}"`).join(', ')}: ${plan.name} takes ${known.map((name) => `"${name}"`).join(', ')}.`,
+    )
+  const input: Record<string, unknown> = {}
+  for (const name of plan.params) {
+    if (args[name] === undefined) throw new ArgumentError(`${plan.name} needs the argument "${name}".`)
+    input[name] = scalar(plan.name, name, args[name])
+  }
+  const query: Record<string, unknown> = {}
+  for (const name of plan.query) if (args[name] !== undefined) query[name] = scalar(plan.name, name, args[name])
+  if (plan.query.length > 0) input['query'] = query
+  if (plan.bodyFields === null) {
+    if (args['body'] !== undefined) input['body'] = args['body']
+  } else {
+    const given = plan.bodyFields.filter((name) => args[name] !== undefined)
+    if (given.length > 0 || plan.body === 'required') input['body'] = Object.fromEntries(given.map((name) => [name, args[name]]))
+  }
+  return input
+}
+
+/** The session a call acts on: its `session` argument, else the connection's own (the X-Sim-Session of an HTTP call). */
+function sessionOf(args: Record<string, unknown>, fallback: string | null): string | null {
+  const session = args[SESSION_ARGUMENT]
+  if (session === undefined) return fallback
+  if (typeof session !== 'string') throw new ArgumentError(`The argument "session" must be a string, got ${quote(session)}.`)
+  return session === '' ? null : session
+}
+
+/**
+ * Runs a tool: its admin call on the session's state. An unknown tool, a bad
+ * argument or a refused call is a tool error with the Error body; what else
+ * fails (a server that does not answer) throws, for the transport to say.
+ */
+export async function callTool(
+  plans: ReadonlyMap<string, ToolPlan>,
+  connect: Connect,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  session: string | null = null,
+): Promise<ToolResult> {
+  const plan = plans.get(name)
+  if (plan === undefined) return refusal(404, ErrorCode.NotFound, `No tool is named ${quote(name)}: tools/list lists them.`)
+  let answer: unknown
+  try {
+    const given = args ?? {}
+    const input = inputOf(plan, given)
+    const call = connect(sessionOf(given, session))[name as keyof AdminClient] as (input: unknown) => Promise<unknown>
+    answer = await call(input)
+  } catch (error) {
+    if (error instanceof ArgumentError) return refusal(400, ErrorCode.InvalidRequest, error.message)
+    if (error instanceof AdminError) return refusal(error.status, error.code, error.message)
+    throw error
+  }
+  return { content: text(answer === undefined ? 'Done (204 No Content).' : stringifyExactJson(answer)) }
+}

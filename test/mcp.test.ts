@@ -1,0 +1,169 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterEach, describe, expect, test } from 'vitest'
+import type { AdminOperation } from '../src/core/admin/admin-operation.js'
+import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
+import { KEY } from './support/harness.js'
+import { useAppServers } from './support/serve.js'
+
+const serve = useAppServers()
+const auth = { Authorization: `Bearer ${KEY}` }
+const clients: Client[] = []
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+
+/** The SDK's own client, connected to a server's /__sim/mcp. */
+async function connect(origin: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/__sim/mcp`), { requestInit: { headers } }))
+  clients.push(client)
+  return client
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>
+const textOf = (result: Result) => (result.content as { type: string; text: string }[])[0]?.text ?? ''
+const jsonOf = (result: Result) => JSON.parse(textOf(result)) as unknown
+
+/** The table's operations that read or change the state: what the tool list must be, in the table's order. */
+const stateOperations = (Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][])
+  .filter(([, operation]) => operation.run !== undefined && operation.page !== true && operation.probe !== true)
+  .map(([id, operation]) => ({ id, operation }))
+
+describe('POST /__sim/mcp', () => {
+  test('lists one tool per state operation of the admin table, its summary the description, every one taking session', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const { tools } = await (await connect(origin)).listTools()
+    expect(tools.map((tool) => tool.name)).toEqual(stateOperations.map(({ id }) => id))
+    for (const { id } of [{ id: 'reset' }, { id: 'listRequests' }, { id: 'addFault' }, { id: 'getPact' }, { id: 'endSession' }])
+      expect(tools.map((tool) => tool.name)).toContain(id)
+    for (const tool of tools) {
+      const { operation } = stateOperations.find(({ id }) => id === tool.name) as { operation: AdminOperation }
+      expect(tool.description).toBe(operation.summary)
+      expect(tool.inputSchema.type).toBe('object')
+      expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('session')
+      // Self-contained: no reference into a document the client does not have.
+      expect(JSON.stringify(tool.inputSchema)).not.toContain('#/components/')
+    }
+    const names = tools.map((tool) => tool.name)
+    for (const excluded of ['getPanel', 'getDemo', 'streamEvents', 'getAdminOpenApiDocument', 'health', 'listAdminEndpoints', 'mcp'])
+      expect(names).not.toContain(excluded)
+  })
+
+  test('path, query and body arguments are one object: removeOrder needs orderId, addFault takes the fault fields', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const { tools } = await (await connect(origin)).listTools()
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema
+    expect(schemaOf('removeOrder')?.required).toEqual(['orderId'])
+    expect(Object.keys(schemaOf('addFault')?.properties ?? {})).toEqual(expect.arrayContaining(['operation', 'kind', 'status', 'session']))
+    expect(schemaOf('addFault')?.required).toEqual(['operation', 'kind'])
+    expect(Object.keys(schemaOf('listRequests')?.properties ?? {})).toEqual(['operation', 'method', 'orderId', 'status', 'session'])
+    expect(Object.keys(schemaOf('setLatency')?.properties ?? {})).toEqual(['body', 'session'])
+  })
+
+  test('reset to shipped, then a cancel over the API is a 409, and listRequests shows that cancel', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const client = await connect(origin)
+    const reset = await client.callTool({ name: 'reset', arguments: { scenario: 'shipped' } })
+    expect(reset.isError).toBeFalsy()
+    expect(jsonOf(reset)).toMatchObject({ scenario: 'shipped' })
+    const cancel = await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: auth })
+    expect(cancel.status).toBe(409)
+    const requests = await client.callTool({ name: 'listRequests', arguments: { operation: 'cancelOrder' } })
+    expect(jsonOf(requests)).toMatchObject([{ method: 'DELETE', path: '/v1/store/orders/1', status: 409 }])
+  })
+
+  test('a bad argument is a tool error carrying the Error body, naming the field', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const client = await connect(origin)
+    const badKind = await client.callTool({ name: 'addFault', arguments: { operation: 'cancelOrder', kind: 'explode' } })
+    expect(badKind.isError).toBe(true)
+    expect(jsonOf(badKind)).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringContaining('kind') })
+    const unknown = await client.callTool({ name: 'reset', arguments: { scenarioo: 'shipped' } })
+    expect(unknown.isError).toBe(true)
+    expect(jsonOf(unknown)).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"scenarioo"') })
+    const missing = await client.callTool({ name: 'removeOrder', arguments: {} })
+    expect(jsonOf(missing)).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"orderId"') })
+    const badId = await client.callTool({ name: 'removeOrder', arguments: { orderId: 'abc' } })
+    expect(jsonOf(badId)).toMatchObject({ code: 'invalid_order_id', status: 400 })
+    const notFound = await client.callTool({ name: 'removeOrder', arguments: { orderId: 999 } })
+    expect(jsonOf(notFound)).toMatchObject({ code: 'order_not_found', status: 404 })
+    const noScenario = await client.callTool({ name: 'reset', arguments: { scenario: 'nope' } })
+    expect(noScenario.isError).toBe(true)
+    expect(textOf(noScenario)).toContain('nope')
+  })
+
+  test('session isolates: a reset in a session leaves the default state and other sessions as they were', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    const client = await connect(origin)
+    await client.callTool({ name: 'reset', arguments: { scenario: 'shipped', session: 'qa-1' } })
+    expect(sim.orders().every((order) => order.status === 'pending')).toBe(true)
+    const inSession = jsonOf(await client.callTool({ name: 'listAdminOrders', arguments: { session: 'qa-1' } })) as { status: string }[]
+    expect(inSession.map((order) => order.status)).toContain('shipped')
+    const cancel = await fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: { ...auth, 'X-Sim-Session': 'qa-1' } })
+    expect(cancel.status).toBe(409)
+    const defaultJournal = jsonOf(await client.callTool({ name: 'listRequests', arguments: {} }))
+    expect(defaultJournal).toEqual([])
+    expect(jsonOf(await client.callTool({ name: 'listRequests', arguments: { session: 'qa-1' } }))).toHaveLength(1)
+    // The call's own X-Sim-Session is the default for its tools.
+    const viaHeader = await connect(origin, { 'X-Sim-Session': 'qa-1' })
+    expect(jsonOf(await viaHeader.callTool({ name: 'listRequests', arguments: {} }))).toHaveLength(1)
+    // A failing call leaves no session behind.
+    await client.callTool({ name: 'reset', arguments: { scenario: 'nope', session: 'qa-2' } })
+    expect(sim.sessions().map((session) => session.id)).toEqual(['qa-1'])
+  })
+
+  test('a 204 operation says it is done; the contract is readable as resources', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const client = await connect(origin)
+    const cleared = await client.callTool({ name: 'clearFaults', arguments: {} })
+    expect(cleared.isError).toBeFalsy()
+    expect(textOf(cleared)).toMatch(/204/)
+    const { resources } = await client.listResources()
+    expect(resources.map((resource) => resource.mimeType)).toEqual(['text/markdown', 'application/json'])
+    const spec = await client.readResource({ uri: resources[0]?.uri ?? '' })
+    expect((spec.contents[0] as { text: string }).text).toMatch(/^# Petstore Orders Service Specification/)
+    const openapi = await client.readResource({ uri: resources[1]?.uri ?? '' })
+    expect(JSON.parse((openapi.contents[0] as { text: string }).text)).toMatchObject({ openapi: expect.stringMatching(/^3\./) })
+    await expect(client.readResource({ uri: 'petstore-sim://nothing' })).rejects.toThrow(/nothing/)
+  })
+
+  test("a web page's Origin is refused, the admin token is required where set, and --no-admin turns it off", async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    await expect(connect(origin, { Origin: 'https://evil.example' })).rejects.toThrow(/403/)
+    const raw = await fetch(`${origin}/__sim/mcp`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(raw.status).toBe(403)
+    const locked = await serve({ scenario: 'pending', adminToken: 's3cret' })
+    await expect(connect(locked.origin)).rejects.toThrow(/401/)
+    const opened = await connect(locked.origin, { Authorization: 'Bearer s3cret' })
+    expect((await opened.listTools()).tools.length).toBe(stateOperations.length)
+    const off = await serve({ scenario: 'pending', admin: false })
+    await expect(connect(off.origin)).rejects.toThrow(/404/)
+  })
+
+  test('GET is a 405 (no MCP session to stream); no JSON, no JSON-RPC or a missing Accept is a 400 Error body', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const get = await fetch(`${origin}/__sim/mcp`)
+    expect(get.status).toBe(405)
+    expect(get.headers.get('Allow')).toBe('POST')
+    const bad = await fetch(`${origin}/__sim/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ code: 'invalid_request' })
+    // What MCP's transport rules refuse is an Error body too, with the SDK's reason.
+    const message = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    const noAccept = await fetch(`${origin}/__sim/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: message })
+    expect(noAccept.status).toBe(400)
+    expect(await noAccept.json()).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('text/event-stream') })
+    const notRpc = await fetch(`${origin}/__sim/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{"hello":1}',
+    })
+    expect(notRpc.status).toBe(400)
+    expect(await notRpc.json()).toMatchObject({ code: 'invalid_request', status: 400 })
+  })
+})
