@@ -22,6 +22,7 @@ export default defineConfig({
       'test/consumer.test.ts',
       'test/docs.test.ts',
       'test/lifecycle-process.test.ts',
+      'test/mcp-stdio.test.ts',
       'test/module-count.test.ts',
       'test/newcomer.test.ts',
       'test/verify.test.ts',

@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-options.js'
 import { helpText } from './cli/flags.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { internalsOf } from './core/simulator/internals.js'
 import { systemErrorCode } from './core/system-error-code.js'
-import { packageVersion } from './transports/node/package-root.js'
+import { packageRoot, packageVersion } from './transports/node/package-root.js'
 import { isLoopbackBind, startSimulatorServer, type RunningSimulator } from './transports/standalone/start-server.js'
 
 /** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
@@ -51,40 +52,33 @@ function shutDownOn(running: RunningSimulator): void {
   process.on('SIGTERM', stop)
 }
 
+const output = () => ({
+  stdout: (text: string) => void process.stdout.write(text),
+  stderr: (text: string) => void process.stderr.write(text),
+})
+
+/** The subcommands, each loaded when it runs only: a start does not carry their code. Each gives its exit code. */
+const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+  verify: async (argv) => (await import('./cli/verify/verify-main.js')).verifyMain(argv, process.env, output()),
+  record: async (argv) => (await import('./cli/record/record-main.js')).recordMain(argv, process.env, output()),
+  'import-har': async (argv) => (await import('./cli/import-har/import-har-main.js')).importHarMain(argv, output()),
+  coverage: async (argv) => (await import('./cli/coverage-command/coverage-main.js')).coverageMain(argv, output()),
+  // stdout carries MCP messages and nothing else.
+  mcp: async (argv) =>
+    (await import('./cli/mcp-command/mcp-main.js')).mcpMain(argv, process.env, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: output().stderr,
+      readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
+      version: packageVersion(),
+    }),
+}
+
 async function main(): Promise<void> {
   // A subcommand of its own: its flags, its exit codes (2 for bad usage), its output.
-  if (process.argv[2] === 'verify') {
-    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
-    // Loaded for `verify` only: a start does not carry its code.
-    const { verifyMain } = await import('./cli/verify/verify-main.js')
-    process.exitCode = await verifyMain(process.argv.slice(3), process.env, {
-      stdout: write(process.stdout),
-      stderr: write(process.stderr),
-    })
-    return
-  }
-  if (process.argv[2] === 'record') {
-    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
-    // Loaded for `record` only, as verify is.
-    const { recordMain } = await import('./cli/record/record-main.js')
-    process.exitCode = await recordMain(process.argv.slice(3), process.env, {
-      stdout: write(process.stdout),
-      stderr: write(process.stderr),
-    })
-    return
-  }
-  if (process.argv[2] === 'import-har') {
-    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
-    // Loaded for `import-har` only, as verify is.
-    const { importHarMain } = await import('./cli/import-har/import-har-main.js')
-    process.exitCode = importHarMain(process.argv.slice(3), { stdout: write(process.stdout), stderr: write(process.stderr) })
-    return
-  }
-  if (process.argv[2] === 'coverage') {
-    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text)
-    // Loaded for `coverage` only, as verify is.
-    const { coverageMain } = await import('./cli/coverage-command/coverage-main.js')
-    process.exitCode = coverageMain(process.argv.slice(3), { stdout: write(process.stdout), stderr: write(process.stderr) })
+  const subcommand = SUBCOMMANDS[process.argv[2] ?? '']
+  if (subcommand !== undefined && Object.hasOwn(SUBCOMMANDS, process.argv[2] ?? '')) {
+    process.exitCode = await subcommand(process.argv.slice(3))
     return
   }
   let command: CliCommand

@@ -1,0 +1,125 @@
+import type { Readable, Writable } from 'node:stream'
+import { AdminError, clientOf, httpSend } from '../../core/admin/admin-client.js'
+import { ErrorCode } from '../../core/error-codes.js'
+import { adminTools } from '../../transports/mcp/admin-tools.js'
+import type { Connect } from '../../transports/mcp/tool-call.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../transports/standalone/start-server.js'
+import { readFlags } from '../argv.js'
+import type { Flag } from '../flags.js'
+import { escapeControls } from '../terminal-text.js'
+import { CliUsageError } from '../usage-error.js'
+
+const DEFAULT_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
+/** An admin call that takes longer than this is given up: an assistant waits on every tool call. */
+const CALL_TIMEOUT_MS = 30_000
+
+const MCP_FLAGS: readonly Flag[] = [
+  { name: 'url', env: '', value: '<server>', help: `The running simulator to drive. Default ${DEFAULT_URL}.` },
+  { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
+]
+
+const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim mcp --help for the options.`)
+
+function mcpHelpText(): string {
+  return [
+    'Usage: petstore-sim mcp [--url <server>]',
+    '',
+    'A Model Context Protocol server on stdin and stdout, for coding assistants that start a command: a tool per',
+    'admin operation (reset, addOrder, addFault, listRequests, ...) that drives the running simulator at --url',
+    "through its admin API, and the service's specification and OpenAPI document as resources (docs/mcp.md).",
+    'The admin token, when the server has one, comes from PETSTORE_SIM_ADMIN_TOKEN.',
+    'Nothing but MCP messages goes to stdout; problems go to stderr. It ends when stdin closes.',
+    'Exit code: 0 when stdin closed, 2 bad usage.',
+    '',
+    'Options:',
+    ...MCP_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(24)}${flag.help}`),
+    '',
+    'Example (an assistant\'s config): { "command": "npx", "args": ["petstore-sim", "mcp", "--url", "http://127.0.0.1:4010"] }',
+  ].join('\n')
+}
+
+/** The server's origin from --url: http or https, nothing else. */
+function serverUrl(text: string | undefined): URL {
+  let url: URL
+  try {
+    url = new URL(text ?? DEFAULT_URL)
+  } catch {
+    throw usage(`--url must be the simulator's address, such as ${DEFAULT_URL}; got ${JSON.stringify(text)}.`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usage(`--url must be an http or https address, such as ${DEFAULT_URL}; got ${JSON.stringify(text)}.`)
+  return url
+}
+
+/** The admin API of the server at `url`: a server that does not answer is a refusal the assistant can read and act on. */
+function connectTo(url: URL, token: string | undefined): Connect {
+  return (session) => {
+    const send = httpSend(url, { token, session: session ?? undefined, timeoutMs: CALL_TIMEOUT_MS })
+    return clientOf(async (call) => {
+      try {
+        return await send(call)
+      } catch (error) {
+        if (error instanceof AdminError) throw error
+        const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)
+        throw new AdminError(
+          503,
+          ErrorCode.ServiceUnavailable,
+          `The simulator at ${url.origin} did not answer (${cause}): start it (petstore-sim, or npm start) or point petstore-sim mcp --url at it.`,
+        )
+      }
+    })
+  }
+}
+
+export interface McpIo {
+  stdin: Readable
+  stdout: Writable
+  stderr: (text: string) => void
+  /** A file of the package, as text (the resources' files). */
+  readFile: (file: string) => string
+  version: string
+}
+
+/** `petstore-sim mcp`: serves MCP on stdio until stdin closes; returns the exit code. Bad usage is one line on stderr, exit 2. */
+export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, io: McpIo): Promise<number> {
+  let url: URL
+  try {
+    const { values } = readFlags(argv, MCP_FLAGS, usage)
+    if (values['help'] === true) {
+      io.stdout.write(`${mcpHelpText()}\n`)
+      return 0
+    }
+    url = serverUrl(values['url'] as string | undefined)
+  } catch (error) {
+    io.stderr(`${escapeControls(error instanceof Error ? error.message : String(error))}\n`)
+    return 2
+  }
+  // Loaded here only: the SDK is bundled apart, and the other commands never load it.
+  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+    import('../../transports/mcp/mcp-server.js'),
+    import('../../transports/mcp/mcp-sdk.js'),
+  ])
+  const token = env['PETSTORE_SIM_ADMIN_TOKEN'] === '' ? undefined : env['PETSTORE_SIM_ADMIN_TOKEN']
+  const inFlight = new Set<Promise<unknown>>()
+  const server = createMcpServer({
+    tools: adminTools(),
+    connect: connectTo(url, token),
+    readFile: io.readFile,
+    version: io.version,
+    inFlight,
+  })
+  const closed = new Promise<void>((resolve) => {
+    io.stdin.once('end', resolve)
+    io.stdin.once('close', resolve)
+  })
+  await server.connect(new StdioServerTransport(io.stdin, io.stdout))
+  io.stderr(
+    `petstore-sim mcp: serving MCP on stdio for the simulator at ${url.origin}${token === undefined ? '' : ' (with the admin token)'}.\n`,
+  )
+  await closed
+  // Input that ends right after its last request (a script's pipe) still gets every answer.
+  while (inFlight.size > 0) await Promise.allSettled(inFlight)
+  await new Promise((resolve) => setImmediate(resolve))
+  await server.close()
+  return 0
+}

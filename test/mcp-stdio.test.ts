@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterEach, describe, expect, test } from 'vitest'
+import type { AdminOperation } from '../src/core/admin/admin-operation.js'
+import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
+import { CLI, ROOT, useProcesses } from './support/cli-process.js'
+import { KEY } from './support/harness.js'
+import { useAppServers } from './support/serve.js'
+
+const serve = useAppServers()
+const run = useProcesses()
+const auth = { Authorization: `Bearer ${KEY}` }
+const clients: Client[] = []
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+
+/** The SDK's own client, starting `petstore-sim mcp` as an assistant does. */
+async function connect(args: string[], env: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' })
+  const { PATH = '' } = process.env
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: { PATH, ...env }, cwd: ROOT, stderr: 'pipe' }),
+  )
+  clients.push(client)
+  return client
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>
+const jsonOf = (result: Result) => JSON.parse((result.content as { text: string }[])[0]?.text ?? '') as unknown
+
+const toolIds = (Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][])
+  .filter(([, operation]) => operation.run !== undefined && operation.page !== true && operation.probe !== true)
+  .map(([id]) => id)
+
+describe('petstore-sim mcp (stdio)', () => {
+  test('drives a running server: the tools, reset then a 409 cancel, listRequests, a tool error, session', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    const client = await connect(['--url', origin])
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(toolIds)
+    expect(jsonOf(await client.callTool({ name: 'reset', arguments: { scenario: 'shipped' } }))).toMatchObject({ scenario: 'shipped' })
+    expect((await fetch(`${origin}/v1/store/orders/2`, { method: 'DELETE', headers: auth })).status).toBe(409)
+    expect(jsonOf(await client.callTool({ name: 'listRequests', arguments: {} }))).toMatchObject([
+      { method: 'DELETE', path: '/v1/store/orders/2', status: 409 },
+    ])
+    const bad = await client.callTool({ name: 'advanceClock', arguments: { advance: 'soon' } })
+    expect(bad.isError).toBe(true)
+    expect(jsonOf(bad)).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringContaining('advance') })
+    await client.callTool({ name: 'addOrder', arguments: { petId: 5, session: 'qa-7' } })
+    expect(sim.orders()).toHaveLength(3)
+    expect(jsonOf(await client.callTool({ name: 'listAdminOrders', arguments: { session: 'qa-7' } }))).toHaveLength(4)
+  })
+
+  test('takes the admin token from PETSTORE_SIM_ADMIN_TOKEN; without it, a refusal the assistant can read', async () => {
+    const { origin } = await serve({ scenario: 'pending', adminToken: 's3cret' })
+    const without = await connect(['--url', origin])
+    const refused = await without.callTool({ name: 'getState', arguments: {} })
+    expect(refused.isError).toBe(true)
+    expect(jsonOf(refused)).toMatchObject({ status: 401 })
+    const withToken = await connect(['--url', origin], { PETSTORE_SIM_ADMIN_TOKEN: 's3cret' })
+    expect(jsonOf(await withToken.callTool({ name: 'getState', arguments: {} }))).toMatchObject({ scenario: 'pending' })
+  })
+
+  test('a server that does not answer is a tool error naming it', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const client = await connect(['--url', origin.replace(/:\d+$/, ':9')])
+    const result = await client.callTool({ name: 'getState', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(jsonOf(result)).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('127.0.0.1:9') })
+  })
+
+  test('stdout carries nothing but MCP messages, every request answered even when input ends right after it', async () => {
+    const { origin } = await serve({ scenario: 'shipped' })
+    const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getState', arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'resources/list' },
+    ]
+    child.stdin.end(messages.map((message) => JSON.stringify(message)).join('\n') + '\n')
+    expect(await exited).toBe(0)
+    const lines = stdout.trim().split('\n')
+    // JSON-RPC answers in any order: a tool call that waits on the server may come after a quick one.
+    expect(lines.map((line) => (JSON.parse(line) as { jsonrpc: string; id: number }).id).sort()).toEqual([1, 2, 3])
+    expect(stderr).toContain(`for the simulator at ${origin}`)
+  })
+
+  test('--help tells the usage; a bad --url or an unknown flag is one line and exit 2', async () => {
+    const help = run(process.execPath, [CLI, 'mcp', '--help'])
+    expect(await help.exited).toBe(0)
+    expect(help.stdout()).toMatch(/^Usage: petstore-sim mcp \[--url <server>\]/)
+    expect(help.stdout()).toContain('PETSTORE_SIM_ADMIN_TOKEN')
+    const badUrl = run(process.execPath, [CLI, 'mcp', '--url', 'ftp://x'])
+    expect(await badUrl.exited).toBe(2)
+    expect(badUrl.stderr().trim().split('\n')).toHaveLength(1)
+    expect(badUrl.stderr()).toContain('--url must be an http or https address')
+    const typo = run(process.execPath, [CLI, 'mcp', '--ulr', 'http://127.0.0.1:4010'])
+    expect(await typo.exited).toBe(2)
+    expect(typo.stderr()).toContain('Did you mean --url?')
+    expect(typo.stdout()).toBe('')
+  })
+})
