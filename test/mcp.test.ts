@@ -1,8 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { AdminOperation } from '../src/core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
+import { ROOT } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
 
@@ -113,6 +116,20 @@ describe('POST /__sim/mcp', () => {
     expect(sim.sessions().map((session) => session.id)).toEqual(['qa-1'])
   })
 
+  test('an int64 id past 2^53 given as a string keeps every digit; a bad session id is a tool error naming it', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const client = await connect(origin)
+    const big = '9007199254740993'
+    const added = await client.callTool({ name: 'addOrder', arguments: { id: big, petId: '9007199254740995' } })
+    expect(added.isError).toBeFalsy()
+    const found = await client.callTool({ name: 'getAdminOrder', arguments: { orderId: big } })
+    expect(textOf(found)).toContain(`"id":${big}`)
+    expect(textOf(found)).toContain('"petId":9007199254740995')
+    const badSession = await client.callTool({ name: 'getState', arguments: { session: 'no spaces allowed' } })
+    expect(badSession.isError).toBe(true)
+    expect(jsonOf(badSession)).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/session/i) })
+  })
+
   test('a 204 operation says it is done; the contract is readable as resources', async () => {
     const { origin } = await serve({ scenario: 'pending' })
     const client = await connect(origin)
@@ -164,6 +181,22 @@ describe('POST /__sim/mcp', () => {
       body: '{"hello":1}',
     })
     expect(notRpc.status).toBe(400)
+    const batch = await fetch(`${origin}/__sim/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(
+        Array.from({ length: 50 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getState' } })),
+      ),
+    })
+    expect(batch.status).toBe(400)
+    expect(await batch.json()).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('batch') })
     expect(await notRpc.json()).toMatchObject({ code: 'invalid_request', status: 400 })
   })
+})
+
+test("docs/mcp.md's table names every tool, in the table's order", () => {
+  const text = readFileSync(join(ROOT, 'docs/mcp.md'), 'utf8')
+  const table = /^\| Tool \| What it does \|[^\n]*\n\|[-|]+\|\n((?:\|[^\n]*\n)+)/m.exec(text)?.[1] ?? ''
+  const named = [...table.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1])
+  expect(named).toEqual(stateOperations.map(({ id }) => id))
 })

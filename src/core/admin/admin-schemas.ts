@@ -26,10 +26,10 @@ export const ErrorBody = v.strictObject({ code: v.string(), message: v.string(),
 
 export const Endpoints = v.strictObject({ endpoints: v.array(slashed('^[A-Z]+(, [A-Z]+)* /__sim')) })
 export const Redirect = v.strictObject({ location: v.string(), message: v.string() })
-/** A JSON-RPC 2.0 message of the Model Context Protocol (or a batch of them): the MCP SDK reads and writes its fields. */
+/** A JSON-RPC 2.0 message of the Model Context Protocol: the MCP SDK reads and writes its fields. */
 export const McpMessage = described(
-  v.union([v.looseObject({ jsonrpc: v.literal('2.0') }), v.array(v.looseObject({ jsonrpc: v.literal('2.0') }))]),
-  'A JSON-RPC 2.0 message of the Model Context Protocol (https://modelcontextprotocol.io), or a batch of them.',
+  v.looseObject({ jsonrpc: v.literal('2.0') }),
+  'A JSON-RPC 2.0 message of the Model Context Protocol (https://modelcontextprotocol.io), one per request: no batch.',
 )
 
 export const Lifecycle = nullable(

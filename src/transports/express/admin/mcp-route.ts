@@ -16,11 +16,15 @@ function messageOf(body: unknown): unknown {
   const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
   if (text === '') throw invalidRequest(`The request has no body. ${USAGE}`)
   if (jsonTooDeep(text)) throw invalidRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
+  let message: unknown
   try {
-    return JSON.parse(text)
+    message = JSON.parse(text)
   } catch {
     throw invalidRequest(`The request body is not valid JSON. ${USAGE}`)
   }
+  // A batch would answer many tool calls, each as large as a state, in one body: MCP dropped batches in 2025-06-18.
+  if (Array.isArray(message)) throw invalidRequest(`The request body is a batch. ${USAGE}`)
+  return message
 }
 
 /**
