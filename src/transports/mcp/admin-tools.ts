@@ -54,6 +54,16 @@ function inlined(schema: unknown, defs: Json): Json {
   return JSON.parse(text.replace(/"#\/components\/schemas\/(\w+)"/g, '"#/$defs/$1"')) as Json
 }
 
+/** An int64 in a path or a query, where it is text anyway: also as a decimal string, which keeps every digit past 2^53. */
+function widened(schema: Json): Json {
+  if (schema['format'] !== 'int64') return schema
+  const { description, ...number } = schema
+  return {
+    anyOf: [number, { type: 'string', pattern: '^\\s*[+-]?[0-9]+\\s*$' }],
+    ...(description === undefined ? {} : { description }),
+  }
+}
+
 interface Parameter {
   name: string
   in: string
@@ -79,7 +89,7 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
   for (const parameter of parameters) {
     if (parameter.in === 'header') continue
     const description = parameter.description === undefined ? {} : { description: parameter.description }
-    add(parameter.name, { ...inlined(parameter.schema, defs), ...description }, parameter.in === 'path')
+    add(parameter.name, { ...widened(inlined(parameter.schema, defs)), ...description }, parameter.in === 'path')
     ;(parameter.in === 'path' ? params : query).push(parameter.name)
   }
   const requestBody = documented['requestBody'] as { required: boolean; content: Record<string, { schema: Json }> } | undefined
