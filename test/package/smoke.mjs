@@ -414,6 +414,30 @@ import('petstore-orders-simulator').then(async (esm) => {
     if (!ok) throw new Error(`Without msw: ${what} (${JSON.stringify(result)})`)
     console.log(`   ${what}`)
   }
+  // MCP from the package alone: the SDK is not installed, its bundles are (the library's and the command's).
+  const mcpScript = `import { spawn } from 'node:child_process'
+import { startSimulatorServer } from 'petstore-orders-simulator/server'
+const running = await startSimulatorServer({ port: 0, scenario: 'shipped' })
+const origin = 'http://127.0.0.1:' + running.port
+const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listAdminOrders', arguments: {} } }
+const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }
+const http = await (await fetch(origin + '/__sim/mcp', { method: 'POST', headers, body: JSON.stringify(call) })).json()
+const child = spawn('npx', ['petstore-sim', 'mcp', '--url', origin], { stdio: ['pipe', 'pipe', 'ignore'] })
+let out = ''
+child.stdout.on('data', (chunk) => (out += chunk))
+child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'petstore-sim://docs/spec.md' } }) + '\\n')
+await new Promise((resolve) => child.on('close', resolve))
+await running.close()
+const spec = JSON.parse(out.trim()).result.contents[0].text.split('\\n')[0]
+console.log(JSON.stringify({ orders: JSON.parse(http.result.content[0].text).length, spec }))
+`
+  writeFileSync(join(project, 'mcp.mjs'), mcpScript)
+  const mcp = await step('MCP: POST /__sim/mcp and petstore-sim mcp, without the SDK installed', () =>
+    JSON.parse(sh('node', ['mcp.mjs']).trim().split('\n').pop()),
+  )
+  if (existsSync(join(project, 'node_modules/@modelcontextprotocol'))) throw new Error('The MCP SDK was installed with the package')
+  if (mcp.orders !== 3 || mcp.spec !== '# Petstore Orders Service Specification') throw new Error(`MCP: ${JSON.stringify(mcp)}`)
+  console.log(`   MCP over HTTP listed ${mcp.orders} orders; over stdio read "${mcp.spec}"`)
 }
 
 console.log('\n== Tests passed, by runner ==')
