@@ -76,7 +76,15 @@ export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): Re
         next(error ?? undefined)
       })
   })
-  app.use(ADMIN_PREFIX, createAdminRouter(sim, { token: options.token, startedWith: options.startedWith, shutdown: options.shutdown }))
+  app.use(
+    ADMIN_PREFIX,
+    createAdminRouter(sim, {
+      token: options.token,
+      startedWith: options.startedWith,
+      shutdown: options.shutdown,
+      report: options.report,
+    }),
+  )
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy()

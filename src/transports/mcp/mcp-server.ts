@@ -2,6 +2,7 @@
 // the contract's resources, whichever transport carries it (stdio, or a POST of
 // /__sim/mcp). The SDK's low-level Server, since the tools' schemas are JSON
 // Schema from the admin document, not zod.
+import { ErrorCode } from '../../core/error-codes.js'
 import type { ToolDefinition, ToolPlan } from './admin-tools.js'
 import { CONTRACT_RESOURCES } from './contract-resources.js'
 import {
@@ -12,7 +13,7 @@ import {
   ReadResourceRequestSchema,
   Server,
 } from './mcp-sdk.js'
-import { callTool, type Connect } from './tool-call.js'
+import { callTool, type Connect, refusal, type ToolResult } from './tool-call.js'
 
 /** JSON-RPC's code for a resource that does not exist, as the MCP specification names it. */
 const RESOURCE_NOT_FOUND = -32002
@@ -35,6 +36,8 @@ export interface McpServerOptions {
   version: string
   /** Where the calls still running are kept, for stdio to finish them when its input ends. */
   inFlight?: Set<Promise<unknown>>
+  /** Told of a tool call that failed unexpectedly (a simulator bug), which is answered as a 500 `internal_error` tool error. */
+  report: (error: unknown, tool: string) => void
 }
 
 /** The SDK checks tool outputs only against an output schema, which no tool declares: no JSON Schema compiler is made. */
@@ -50,7 +53,12 @@ export function createMcpServer(options: McpServerOptions): Server {
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...options.tools.definitions] }))
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
-    const call = callTool(options.tools.plans, options.connect, params.name, params.arguments, options.session ?? null)
+    const call = callTool(options.tools.plans, options.connect, params.name, params.arguments, options.session ?? null).catch(
+      (error: unknown): ToolResult => {
+        options.report(error, params.name)
+        return refusal(500, ErrorCode.InternalError, 'The simulator failed unexpectedly; its log has the details.')
+      },
+    )
     options.inFlight?.add(call)
     const done = () => options.inFlight?.delete(call)
     call.then(done, done)

@@ -20,7 +20,7 @@ export type Connect = (session: string | null) => AdminClient
 const text = (value: string): ToolResult['content'] => [{ type: 'text', text: value }]
 
 /** A refusal as the Error body says it: `{ code, message, status }` as JSON text. */
-function refusal(status: number, code: string, message: string): ToolResult {
+export function refusal(status: number, code: string, message: string): ToolResult {
   return { content: text(JSON.stringify({ code, message, status })), isError: true }
 }
 
@@ -37,7 +37,7 @@ const argumentsOf = (plan: ToolPlan) => [
 function scalar(tool: string, name: string, value: unknown): string | number | bigint {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value
   if (typeof value === 'boolean') return String(value)
-  throw new ArgumentError(`The argument "${name}" of ${tool} must be a string or a number, got ${quote(value)}.`)
+  throw new ArgumentError(`The argument "${name}" of ${tool} must be a string, a number or a boolean, got ${quote(value)}.`)
 }
 
 /** The admin client's input for a call: the path's parameters by name, its query and its body. */
@@ -70,13 +70,14 @@ function sessionOf(args: Record<string, unknown>, fallback: string | null): stri
   const session = args[SESSION_ARGUMENT]
   if (session === undefined) return fallback
   if (typeof session !== 'string') throw new ArgumentError(`The argument "session" must be a string, got ${quote(session)}.`)
-  return session === '' ? null : session
+  // As given, '' too: the state's own check refuses an id the X-Sim-Session header could not carry, naming it.
+  return session
 }
 
 /**
  * Runs a tool: its admin call on the session's state. An unknown tool, a bad
- * argument or a refused call is a tool error with the Error body; what else
- * fails (a server that does not answer) throws, for the transport to say.
+ * argument or a refused call is a tool error with the Error body; anything
+ * else that fails is the simulator's own failure, and throws.
  */
 export async function callTool(
   plans: ReadonlyMap<string, ToolPlan>,

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { type RequestHandler, Router } from 'express'
 import { unauthorized } from '../../../core/bearer-auth.js'
+import { type ErrorReporter, errorReporter } from '../../../core/dispatch/error-reporter.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
 import { sendError } from '../../node/node-edge.js'
@@ -44,10 +45,19 @@ function requireToken(token: string): RequestHandler {
  */
 export function createAdminRouter(
   sim: SimulatorCore,
-  options: { token?: string | undefined; startedWith?: LoadedScenario | undefined; shutdown?: AbortSignal | undefined } = {},
+  options: {
+    token?: string | undefined
+    startedWith?: LoadedScenario | undefined
+    shutdown?: AbortSignal | undefined
+    /** Told of a simulator bug a call met (the console without one). */
+    report?: ErrorReporter | undefined
+  } = {},
 ): Router {
   const router = Router()
   const internals = internalsOf(sim)
+  const protocolPaths = new Set(
+    (Object.values(ADMIN_OPERATIONS) as AdminOperation[]).filter((each) => each.protocol === true).map((each) => routePath(each.path)),
+  )
   // The server's first scenario, even when the router is made later (startSimulatorServer makes it on first use).
   const scenarios = scenarioSource(options.startedWith ?? sim.scenario(), internals.folder)
   // The panel's page and files need no token: the page asks for it.
@@ -58,6 +68,8 @@ export function createAdminRouter(
     const sessionId = typeof id === 'string' && id !== '' ? id : null
     // Both kept for the routes: the view to act through, the id for what reaches the internals (the event stream).
     res.locals['sessionId'] = sessionId
+    // MCP's endpoint answers 200 for a refused tool call: each call makes the session and ends it on failure itself.
+    if (protocolPaths.has(req.path)) return next()
     // A call that fails leaves no session it made behind (a reset to an unknown scenario would fill --max-sessions).
     const made = sessionId !== null && !internals.hasSession(sessionId)
     try {
@@ -74,7 +86,7 @@ export function createAdminRouter(
     listAdminEndpoints: (_req, res) => sendJson(res, 200, { endpoints: endpointLines() }),
     getAdminOpenApiDocument: (_req, res) => sendJson(res, 200, adminOpenApiDocument),
     streamEvents: eventsRoute(sim, options.shutdown),
-    mcp: mcpRoute(sim, scenarios),
+    mcp: mcpRoute(sim, scenarios, options.report ?? errorReporter(undefined)),
   }
   for (const [id, operation] of Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]) {
     // The pages are served by panelRouter (before the token) and demoRouter (below), the health check by the server's edge.

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express'
 import { inProcessAdminClient } from '../../../core/admin/in-process-client.js'
 import type { ScenarioSource } from '../../../core/admin/scenario-catalog.js'
 import { invalidRequest } from '../../../core/api-error.js'
+import type { ErrorReporter } from '../../../core/dispatch/error-reporter.js'
 import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { McpServerOptions } from '../../mcp/mcp-server.js'
 import { sendError } from '../../node/node-edge.js'
@@ -32,7 +33,7 @@ function messageOf(body: unknown): unknown {
  * the admin API's own guards (Host, Origin, token). The SDK is loaded on the
  * first call, so a server that never answers one does not load it.
  */
-export function mcpRoute(sim: SimulatorCore, scenarios: ScenarioSource): RequestHandler {
+export function mcpRoute(sim: SimulatorCore, scenarios: ScenarioSource, report: ErrorReporter): RequestHandler {
   let tools: McpServerOptions['tools'] | undefined
   return (req, res, next) => {
     let message: unknown
@@ -51,11 +52,13 @@ export function mcpRoute(sim: SimulatorCore, scenarios: ScenarioSource): Request
           session: res.locals['sessionId'] as string | null,
           readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
           version: packageVersion(),
+          report: (error, tool) => report(error, { method: 'POST', target: `${req.originalUrl} (tool ${tool})` }),
         })
       })
       .then(({ status, headers, body }) => {
         if (body === '') res.status(status).end()
         else res.status(status).set(headers).send(body)
-      }, next)
+      })
+      .catch(next)
   }
 }
