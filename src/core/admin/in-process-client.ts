@@ -4,9 +4,8 @@ import { internalsOf } from '../simulator/internals.js'
 import type { SimulatorCore } from '../simulator/types.js'
 import { AdminError, type AdminClient, clientOf } from './admin-client.js'
 import { failAdmin } from './admin-input.js'
-import type { ScenarioSource } from './scenario-catalog.js'
-import { scenarioSource } from './scenario-catalog.js'
 import { answerOf } from './admin-table.js'
+import { type ScenarioSource, scenarioSource } from './scenario-catalog.js'
 
 /** Through JSON text and back, as a request carries it: the handlers read one shape, whoever calls. */
 const asSent = (value: unknown) => (value === undefined ? undefined : parseExactJson(stringifyExactJson(value)))

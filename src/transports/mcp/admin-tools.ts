@@ -4,7 +4,7 @@
 // a new one in the table is a new tool.
 import { adminOpenApiDocument } from '../../core/admin/admin-document.js'
 import type { AdminOperation } from '../../core/admin/admin-operation.js'
-import { ADMIN_OPERATIONS } from '../../core/admin/admin-table.js'
+import { ADMIN_OPERATIONS, isCallable } from '../../core/admin/admin-table.js'
 
 type Json = Record<string, unknown>
 
@@ -29,8 +29,11 @@ export interface ToolPlan {
 /** The argument every tool takes: the session it acts on. */
 export const SESSION_ARGUMENT = 'session'
 
-/** The operations that are tools: those the table runs itself (files, pages, probes and the event stream are not). */
-const isTool = (operation: AdminOperation) => operation.run !== undefined && operation.page !== true && operation.probe !== true
+/**
+ * The operations that are tools: those the table runs itself and the admin client can call (files, pages,
+ * probes, the event stream and MCP's own endpoint are not).
+ */
+const isTool = (operation: AdminOperation) => operation.run !== undefined && isCallable(operation) && operation.probe !== true
 
 /** The document's node at a `#/components/...` reference. */
 function resolved(node: Json): Json {

@@ -23,8 +23,9 @@ function headersOf(incoming: IncomingHttpHeaders): Headers {
 
 /**
  * What MCP's transport refuses (an Accept without both media types, another Content-Type, no JSON-RPC message,
- * an unknown MCP-Protocol-Version) as the Error body every other admin refusal carries, 400 as MCP's
- * transport rules ask for a bad request, with the SDK's own message.
+ * an unknown MCP-Protocol-Version) as the Error body every other admin refusal carries, with the SDK's reason:
+ * 400, the status MCP's transport rules give for input a server cannot accept (the SDK says 406 or 415 for
+ * some, which the admin document would otherwise have to list for this one path).
  */
 function refusal(status: number, text: string): McpAnswer {
   let message = `MCP refused the request (HTTP ${status}).`
@@ -34,8 +35,8 @@ function refusal(status: number, text: string): McpAnswer {
   } catch {
     // Not JSON: the status says it.
   }
-  const [answer, code] = status === 413 ? [413, ErrorCode.PayloadTooLarge] : [400, ErrorCode.InvalidRequest]
-  return { status: answer, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code, message, status: answer }) }
+  const body = { code: ErrorCode.InvalidRequest, message, status: 400 }
+  return { status: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
 }
 
 /**
