@@ -48,6 +48,9 @@ function serverUrl(text: string | undefined): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw usage(`--url must be an http or https address, such as ${DEFAULT_URL}; got ${JSON.stringify(text)}.`)
+  // The admin API lives at /__sim of the server's origin: a path would be dropped, silently.
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '')
+    throw usage(`--url is the simulator's origin only, such as ${DEFAULT_URL} (its admin API is at /__sim); got ${JSON.stringify(text)}.`)
   return url
 }
 
@@ -59,8 +62,9 @@ function connectTo(url: URL, token: string | undefined): Connect {
       try {
         return await send(call)
       } catch (error) {
-        if (error instanceof AdminError) throw error
-        const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)
+        // fetch's TypeError (refused, no such host) or the timeout: anything else is a failure of this command's own.
+        if (!(error instanceof TypeError || (error instanceof DOMException && error.name === 'TimeoutError'))) throw error
+        const cause = error.cause instanceof Error ? error.cause.message : error.message
         throw new AdminError(
           503,
           ErrorCode.ServiceUnavailable,
@@ -107,6 +111,10 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
     readFile: io.readFile,
     version: io.version,
     inFlight,
+    report: (error, tool) =>
+      io.stderr(
+        `petstore-sim mcp: the tool ${tool} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      ),
   })
   const closed = new Promise<void>((resolve) => {
     io.stdin.once('end', resolve)
