@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest'
 import { createAjv } from '../../../test/support/ajv.js'
-import { adminTools } from './admin-tools.js'
+import { adminTools, type ToolDefinition } from './admin-tools.js'
 
 const { definitions, plans } = adminTools()
-const schemaOf = (name: string) => definitions.find((tool) => tool.name === name)?.inputSchema ?? {}
+const schemaOf = (name: string) => definitions.find((tool) => tool.name === name)?.inputSchema as ToolDefinition['inputSchema']
 
 test("every tool's input schema is JSON Schema on its own: it compiles without the admin document", () => {
   const ajv = createAjv({ strict: false })
@@ -32,5 +32,14 @@ test('each plan sorts the arguments as the admin call reads them', () => {
   expect(plans.get('removeOrder')).toEqual({ name: 'removeOrder', params: ['orderId'], query: [], bodyFields: null, body: 'none' })
   expect(plans.get('reset')).toMatchObject({ params: [], bodyFields: ['scenario', 'seed'], body: 'optional' })
   expect(plans.get('getPact')).toMatchObject({ query: ['consumer', 'provider'], body: 'none' })
+  // A query field the document requires is a required argument.
+  expect(schemaOf('getPact').required).toEqual(['consumer'])
   expect(plans.get('setRateLimit')).toMatchObject({ bodyFields: null, body: 'optional' })
+})
+
+test('the annotations say what the method says: a GET reads only, a PUT or DELETE may be repeated, nothing reaches beyond', () => {
+  const annotationsOf = (name: string) => definitions.find((tool) => tool.name === name)?.annotations
+  expect(annotationsOf('getState')).toEqual({ readOnlyHint: true, openWorldHint: false })
+  expect(annotationsOf('removeOrder')).toEqual({ readOnlyHint: false, idempotentHint: true, openWorldHint: false })
+  expect(annotationsOf('reset')).toEqual({ readOnlyHint: false, openWorldHint: false })
 })

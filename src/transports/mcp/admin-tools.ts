@@ -12,6 +12,8 @@ type Json = Record<string, unknown>
 export interface ToolDefinition {
   name: string
   description: string
+  /** Hints for the assistant's user, from the HTTP method: a GET reads only, a PUT or DELETE may be repeated. */
+  annotations: { readOnlyHint: boolean; idempotentHint?: true; openWorldHint: false }
   inputSchema: { type: 'object'; properties: Record<string, Json>; required?: string[]; additionalProperties: false; $defs?: Json }
 }
 
@@ -75,6 +77,16 @@ interface Parameter {
   schema: Json
 }
 
+/** What the method says of a call: none touches anything beyond the simulator (no open world). */
+function annotationsOf(method: string): ToolDefinition['annotations'] {
+  if (method === 'GET') return { readOnlyHint: true, openWorldHint: false }
+  return {
+    readOnlyHint: false,
+    ...(method === 'PUT' || method === 'DELETE' ? { idempotentHint: true as const } : {}),
+    openWorldHint: false,
+  }
+}
+
 /** One tool and its plan, from the operation's entry in the admin document. */
 function toolOf(name: string, operation: AdminOperation): { definition: ToolDefinition; plan: ToolPlan } {
   const documented = adminOpenApiDocument.paths[`/__sim${operation.path}`]?.[operation.method.toLowerCase()] as Json
@@ -92,7 +104,11 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
   for (const parameter of parameters) {
     if (parameter.in === 'header') continue
     const description = parameter.description === undefined ? {} : { description: parameter.description }
-    add(parameter.name, { ...widened(inlined(parameter.schema, defs)), ...description }, parameter.in === 'path')
+    add(
+      parameter.name,
+      { ...widened(inlined(parameter.schema, defs)), ...description },
+      parameter.in === 'path' || parameter.required === true,
+    )
     ;(parameter.in === 'path' ? params : query).push(parameter.name)
   }
   const requestBody = documented['requestBody'] as { required: boolean; content: Record<string, { schema: Json }> } | undefined
@@ -126,7 +142,7 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
     ...(Object.keys(defs).length === 0 ? {} : { $defs: defs }),
   }
   return {
-    definition: { name, description: operation.summary, inputSchema },
+    definition: { name, description: operation.summary, inputSchema, annotations: annotationsOf(operation.method) },
     plan: {
       name,
       params,
