@@ -116,6 +116,14 @@ describe('POST /__sim/mcp', () => {
     expect(jsonOf(badId)).toMatchObject({ code: 'invalid_order_id', status: 400 })
     const notFound = await client.callTool({ name: 'removeOrder', arguments: { orderId: 999 } })
     expect(jsonOf(notFound)).toMatchObject({ code: 'order_not_found', status: 404 })
+    const many = await client.callTool({
+      name: 'getState',
+      arguments: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`x${i}`, i])),
+    })
+    expect((jsonOf(many) as { message: string }).message).toContain('"x0", "x1", "x2", "x3", "x4" and 45 more')
+    expect(textOf(many).length).toBeLessThan(400)
+    // An unknown tool is a protocol error, as MCP's rules have it.
+    await expect(client.callTool({ name: 'resett', arguments: {} })).rejects.toThrow(/No tool is named "resett"/)
     const noScenario = await client.callTool({ name: 'reset', arguments: { scenario: 'nope' } })
     expect(noScenario.isError).toBe(true)
     expect(textOf(noScenario)).toContain('nope')
@@ -141,6 +149,18 @@ describe('POST /__sim/mcp', () => {
     const viaNewHeader = await connect(origin, { 'X-Sim-Session': 'qa-3' })
     expect((await viaNewHeader.callTool({ name: 'reset', arguments: { scenario: 'nope' } })).isError).toBe(true)
     expect(sim.sessions().map((session) => session.id)).toEqual(['qa-1'])
+  })
+
+  test('an int64 id past 2^53 as a JSON number keeps every digit over HTTP', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const call = (id: number, name: string, args: string) =>
+      fetch(`${origin}/__sim/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
+      }).then((response) => response.json() as Promise<{ result: Result }>)
+    expect((await call(1, 'addOrder', '{"id":9007199254740993}')).result.isError).toBeFalsy()
+    expect(textOf((await call(2, 'getAdminOrder', '{"orderId":9007199254740993}')).result)).toContain('"id":9007199254740993')
   })
 
   test('an int64 id past 2^53 given as a string keeps every digit; a bad session id is a tool error naming it', async () => {

@@ -5,18 +5,15 @@
 import { ErrorCode } from '../../core/error-codes.js'
 import type { ToolDefinition, ToolPlan } from './admin-tools.js'
 import { CONTRACT_RESOURCES } from './contract-resources.js'
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  Server,
-} from './mcp-sdk.js'
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, Server } from './mcp-sdk.js'
 import { callTool, type Connect, refusal, type ToolResult } from './tool-call.js'
 
-/** JSON-RPC's code for a resource that does not exist, as the MCP specification names it. */
+/** JSON-RPC's codes for a resource that does not exist, as the MCP specification names it, and for bad params. */
 const RESOURCE_NOT_FOUND = -32002
+const INVALID_PARAMS = -32602
+
+/** A JSON-RPC error the SDK sends as it is (its McpError would say "MCP error <code>:" before the message). */
+const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 const INSTRUCTIONS = [
   'Drives a Petstore Orders Simulator, a stand-in of the Petstore Orders Service that an app or a test suite calls.',
@@ -52,13 +49,18 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_OUTPUT_SCHEMAS },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...options.tools.definitions] }))
+  // One call at a time, in the order they came: a reset piped before a list is done before it.
+  let previous: Promise<unknown> = Promise.resolve()
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
-    const call = callTool(options.tools.plans, options.connect, params.name, params.arguments, options.session ?? null).catch(
-      (error: unknown): ToolResult => {
-        options.report(error, params.name)
-        return refusal(500, ErrorCode.InternalError, 'The simulator failed unexpectedly; its log has the details.')
-      },
-    )
+    const plan = options.tools.plans.get(params.name)
+    // MCP's rules make an unknown tool a protocol error, not a tool's result.
+    if (plan === undefined) throw protocolError(INVALID_PARAMS, `No tool is named ${JSON.stringify(params.name)}: tools/list lists them.`)
+    const run = () => callTool(plan, options.connect, params.arguments, options.session ?? null)
+    const call = previous.then(run, run).catch((error: unknown): ToolResult => {
+      options.report(error, params.name)
+      return refusal(500, ErrorCode.InternalError, 'The simulator failed unexpectedly; its log has the details.')
+    })
+    previous = call
     options.inFlight?.add(call)
     const done = () => options.inFlight?.delete(call)
     call.then(done, done)
@@ -70,9 +72,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => {
     const resource = CONTRACT_RESOURCES.find(({ uri }) => uri === params.uri)
     if (resource === undefined)
-      throw new McpError(RESOURCE_NOT_FOUND, `No resource has the URI ${JSON.stringify(params.uri)}: resources/list lists them.`, {
-        uri: params.uri,
-      })
+      throw protocolError(RESOURCE_NOT_FOUND, `No resource has the URI ${JSON.stringify(params.uri)}: resources/list lists them.`)
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: options.readFile(resource.file) }] }
   })
   return server

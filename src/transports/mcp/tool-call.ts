@@ -26,6 +26,24 @@ export function refusal(status: number, code: string, message: string): ToolResu
 
 class ArgumentError extends Error {}
 
+/** How many unknown arguments a refusal names: an assistant reads every word of it. */
+const NAMED_AT_MOST = 5
+
+/**
+ * Where a JSON number lost digits before anyone read it (an integer past 2^53, or one too large to be finite),
+ * by the argument's path; undefined when none did. A bigint (HTTP's exact reading) is whole.
+ */
+function lostDigits(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)) ? undefined : path
+  if (typeof value !== 'object' || value === null || depth > 32) return undefined
+  for (const [key, each] of Object.entries(value)) {
+    const found = lostDigits(each, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 const argumentsOf = (plan: ToolPlan) => [
   ...plan.params,
   ...plan.query,
@@ -44,10 +62,20 @@ function scalar(tool: string, name: string, value: unknown): string | number | b
 function inputOf(plan: ToolPlan, args: Record<string, unknown>): Record<string, unknown> {
   const known = argumentsOf(plan)
   const unknown = Object.keys(args).filter((name) => !known.includes(name))
-  if (unknown.length > 0)
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, NAMED_AT_MOST).map((name) => quote(name))
+    const more = unknown.length > NAMED_AT_MOST ? ` and ${unknown.length - NAMED_AT_MOST} more` : ''
     throw new ArgumentError(
-      `Unknown argument ${unknown.map((name) => `"${name}"`).join(', ')}: ${plan.name} takes ${known.map((name) => `"${name}"`).join(', ')}.`,
+      `Unknown argument ${named.join(', ')}${more}: ${plan.name} takes ${known.map((name) => `"${name}"`).join(', ')}.`,
     )
+  }
+  for (const [name, value] of Object.entries(args)) {
+    const lost = lostDigits(value, name)
+    if (lost !== undefined)
+      throw new ArgumentError(
+        `The argument "${lost}" is a number past 2^53, which JSON numbers do not hold exactly: give it as a decimal string ("9007199254740993").`,
+      )
+  }
   const input: Record<string, unknown> = {}
   for (const name of plan.params) {
     if (args[name] === undefined) throw new ArgumentError(`${plan.name} needs the argument "${name}".`)
@@ -75,24 +103,21 @@ function sessionOf(args: Record<string, unknown>, fallback: string | null): stri
 }
 
 /**
- * Runs a tool: its admin call on the session's state. An unknown tool, a bad
- * argument or a refused call is a tool error with the Error body; anything
- * else that fails is the simulator's own failure, and throws.
+ * Runs a tool: its admin call on the session's state. A bad argument or a
+ * refused call is a tool error with the Error body; anything else that fails
+ * is the simulator's own failure, and throws.
  */
 export async function callTool(
-  plans: ReadonlyMap<string, ToolPlan>,
+  plan: ToolPlan,
   connect: Connect,
-  name: string,
   args: Record<string, unknown> | undefined,
   session: string | null = null,
 ): Promise<ToolResult> {
-  const plan = plans.get(name)
-  if (plan === undefined) return refusal(404, ErrorCode.NotFound, `No tool is named ${quote(name)}: tools/list lists them.`)
   let answer: unknown
   try {
     const given = args ?? {}
     const input = inputOf(plan, given)
-    const call = connect(sessionOf(given, session))[name as keyof AdminClient] as (input: unknown) => Promise<unknown>
+    const call = connect(sessionOf(given, session))[plan.name as keyof AdminClient] as (input: unknown) => Promise<unknown>
     answer = await call(input)
   } catch (error) {
     if (error instanceof ArgumentError) return refusal(400, ErrorCode.InvalidRequest, error.message)

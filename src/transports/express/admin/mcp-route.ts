@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express'
 import { inProcessAdminClient } from '../../../core/admin/in-process-client.js'
 import type { ScenarioSource } from '../../../core/admin/scenario-catalog.js'
 import { invalidRequest } from '../../../core/api-error.js'
+import { parseExactJson } from '../../../core/exact-json.js'
 import type { ErrorReporter } from '../../../core/dispatch/error-reporter.js'
 import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { McpServerOptions } from '../../mcp/mcp-server.js'
@@ -12,14 +13,15 @@ import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
 
 const USAGE = 'POST /__sim/mcp takes one JSON-RPC message of the Model Context Protocol (docs/mcp.md).'
 
-/** The message a POST carries: plain JSON (JSON-RPC's ids and MCP's arguments), bounded in size and depth as every admin body. */
+/** The message a POST carries, bounded in size and depth as every admin body. */
 function messageOf(body: unknown): unknown {
   const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
   if (text === '') throw invalidRequest(`The request has no body. ${USAGE}`)
   if (jsonTooDeep(text)) throw invalidRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
   let message: unknown
   try {
-    message = JSON.parse(text)
+    // Exact, as every admin body: an id past 2^53 reaches the tool whole.
+    message = parseExactJson(text)
   } catch {
     throw invalidRequest(`The request body is not valid JSON. ${USAGE}`)
   }
