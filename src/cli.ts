@@ -63,15 +63,18 @@ const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>>
   record: async (argv) => (await import('./cli/record/record-main.js')).recordMain(argv, process.env, output()),
   'import-har': async (argv) => (await import('./cli/import-har/import-har-main.js')).importHarMain(argv, output()),
   coverage: async (argv) => (await import('./cli/coverage-command/coverage-main.js')).coverageMain(argv, output()),
-  // stdout carries MCP messages and nothing else.
+  // stdout carries MCP messages and nothing else. Once its input closed and what it was sent is answered,
+  // nothing is left to wait for: a call still running for an assistant that went away, a keep-alive socket.
   mcp: async (argv) =>
-    (await import('./cli/mcp-command/mcp-main.js')).mcpMain(argv, process.env, {
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: output().stderr,
-      readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
-      version: packageVersion(),
-    }),
+    (await import('./cli/mcp-command/mcp-main.js'))
+      .mcpMain(argv, process.env, {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: output().stderr,
+        readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
+        version: packageVersion(),
+      })
+      .then((code) => process.exit(code)),
 }
 
 async function main(): Promise<void> {

@@ -57,7 +57,7 @@ describe('petstore-sim mcp (stdio)', () => {
     const without = await connect(['--url', origin])
     const refused = await without.callTool({ name: 'getState', arguments: {} })
     expect(refused.isError).toBe(true)
-    expect(jsonOf(refused)).toMatchObject({ status: 401 })
+    expect(jsonOf(refused)).toMatchObject({ status: 401, message: expect.stringContaining('set PETSTORE_SIM_ADMIN_TOKEN') })
     const withToken = await connect(['--url', origin], { PETSTORE_SIM_ADMIN_TOKEN: 's3cret' })
     expect(jsonOf(await withToken.callTool({ name: 'getState', arguments: {} }))).toMatchObject({ scenario: 'pending' })
   })
@@ -88,12 +88,20 @@ describe('petstore-sim mcp (stdio)', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getState', arguments: {} } },
       { jsonrpc: '2.0', id: 3, method: 'resources/list' },
+      // Piped one after the other, run one after the other: the list sees the reset's state.
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'reset', arguments: { scenario: 'pending', session: 's1' } } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'listAdminOrders', arguments: { session: 's1' } } },
     ]
     child.stdin.end(messages.map((message) => JSON.stringify(message)).join('\n') + '\n')
     expect(await exited).toBe(0)
-    const lines = stdout.trim().split('\n')
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; result: Result })
     // JSON-RPC answers in any order: a tool call that waits on the server may come after a quick one.
-    expect(lines.map((line) => (JSON.parse(line) as { jsonrpc: string; id: number }).id).sort()).toEqual([1, 2, 3])
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4, 5])
+    const listed = jsonOf(answers.find((answer) => answer.id === 5)?.result as Result) as { status: string }[]
+    expect(listed.map((order) => order.status)).toEqual(['pending', 'pending', 'pending'])
     expect(stderr).toContain(`for the simulator at ${origin}`)
   })
 
@@ -113,5 +121,38 @@ describe('petstore-sim mcp (stdio)', () => {
     expect(await typo.exited).toBe(2)
     expect(typo.stderr()).toContain('Did you mean --url?')
     expect(typo.stdout()).toBe('')
+  })
+
+  test("a number past 2^53 is refused naming it (stdio's JSON reading has lost its digits); what is no MCP message is said on stderr", async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    child.stdin.end(
+      'hello\n{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"addOrder","arguments":{"id":9007199254740993}}}\n',
+    )
+    expect(await exited).toBe(0)
+    const answer = JSON.parse(stdout.trim()) as { id: number; result: Result }
+    expect(answer.result.isError).toBe(true)
+    expect(jsonOf(answer.result)).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"id" is a number past 2^53') })
+    expect(stderr).toContain('a line that is no MCP message was left unanswered')
+  })
+
+  test('an assistant that goes away mid-answer (EPIPE) ends the command quietly', async () => {
+    const { origin } = await serve({ scenario: 'pending' })
+    const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const call = (id: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getState', arguments: {} } })}\n`
+    child.stdout.once('data', () => child.stdout.destroy())
+    child.stdin.write(Array.from({ length: 50 }, (_, id) => call(id)).join(''))
+    expect(await exited).toBe(0)
+    child.stdin.destroy()
+    expect(stderr).not.toMatch(/Error|EPIPE|Warning/)
   })
 })

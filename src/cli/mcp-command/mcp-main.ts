@@ -5,6 +5,7 @@ import { adminTools } from '../../transports/mcp/admin-tools.js'
 import type { Connect } from '../../transports/mcp/tool-call.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../transports/standalone/start-server.js'
 import { readFlags } from '../argv.js'
+import { unknownVariableWarnings } from '../env-warnings.js'
 import type { Flag } from '../flags.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
@@ -54,6 +55,25 @@ function serverUrl(text: string | undefined): URL {
   return url
 }
 
+/** A refusal said for someone who configures this command, not who sends headers: the token, a server that is no simulator. */
+function explained(error: AdminError, url: URL, token: string | undefined): AdminError {
+  if (error.status === 401 && error.code === ErrorCode.Unauthorized)
+    return new AdminError(
+      401,
+      error.code,
+      token === undefined
+        ? `The simulator at ${url.origin} needs its admin token: set PETSTORE_SIM_ADMIN_TOKEN in this MCP server's env (the assistant's config).`
+        : `The simulator at ${url.origin} refused the admin token in PETSTORE_SIM_ADMIN_TOKEN: it is not the one the server started with.`,
+    )
+  if (error.code === '')
+    return new AdminError(
+      error.status,
+      ErrorCode.NotFound,
+      `${url.origin} answered ${error.message} without the simulator's Error body: is --url a Petstore Orders Simulator with its admin API on?`,
+    )
+  return error
+}
+
 /** The admin API of the server at `url`: a server that does not answer is a refusal the assistant can read and act on. */
 function connectTo(url: URL, token: string | undefined): Connect {
   return (session) => {
@@ -62,6 +82,7 @@ function connectTo(url: URL, token: string | undefined): Connect {
       try {
         return await send(call)
       } catch (error) {
+        if (error instanceof AdminError) throw explained(error, url, token)
         // fetch's TypeError (refused, no such host) or the timeout: anything else is a failure of this command's own.
         if (!(error instanceof TypeError || (error instanceof DOMException && error.name === 'TimeoutError'))) throw error
         const cause = error.cause instanceof Error ? error.cause.message : error.message
@@ -104,6 +125,7 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
     import('../../transports/mcp/mcp-sdk.js'),
   ])
   const token = env['PETSTORE_SIM_ADMIN_TOKEN'] === '' ? undefined : env['PETSTORE_SIM_ADMIN_TOKEN']
+  for (const line of unknownVariableWarnings(env)) io.stderr(`${line}\n`)
   const inFlight = new Set<Promise<unknown>>()
   const server = createMcpServer({
     tools: adminTools(),
@@ -116,17 +138,29 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
         `petstore-sim mcp: the tool ${tool} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
       ),
   })
+  let gone = false
   const closed = new Promise<void>((resolve) => {
     io.stdin.once('end', resolve)
     io.stdin.once('close', resolve)
+    // The assistant went away (EPIPE): nobody is left to answer.
+    io.stdout.on('error', () => {
+      gone = true
+      resolve()
+    })
   })
+  // What is no MCP message (a line that is not JSON, a batch): said on stderr, as stdout carries MCP only.
+  server.onerror = (error) => {
+    if (gone) return
+    const reason = error.message.replace(/\s+/g, ' ').slice(0, 200)
+    io.stderr(`petstore-sim mcp: a line that is no MCP message was left unanswered: ${escapeControls(reason)}\n`)
+  }
   await server.connect(new StdioServerTransport(io.stdin, io.stdout))
   io.stderr(
     `petstore-sim mcp: serving MCP on stdio for the simulator at ${url.origin}${token === undefined ? '' : ' (with the admin token)'}.\n`,
   )
   await closed
   // Input that ends right after its last request (a script's pipe) still gets every answer.
-  while (inFlight.size > 0) await Promise.allSettled(inFlight)
+  while (!gone && inFlight.size > 0) await Promise.allSettled(inFlight)
   await new Promise((resolve) => setImmediate(resolve))
   await server.close()
   return 0
