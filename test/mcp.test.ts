@@ -86,7 +86,12 @@ describe('POST /__sim/mcp', () => {
     expect(Object.keys(schemaOf('addFault')?.properties ?? {})).toEqual(expect.arrayContaining(['operation', 'kind', 'status', 'session']))
     expect(schemaOf('addFault')?.required).toEqual(['operation', 'kind'])
     expect(Object.keys(schemaOf('listRequests')?.properties ?? {})).toEqual(['operation', 'method', 'orderId', 'status', 'session'])
-    expect(Object.keys(schemaOf('setLatency')?.properties ?? {})).toEqual(['body', 'session'])
+    expect(Object.keys(schemaOf('setLatency')?.properties ?? {})).toEqual(['latency', 'session'])
+    const client = await connect(origin)
+    expect((await client.callTool({ name: 'setLatency', arguments: { latency: '5-10' } })).isError).toBeFalsy()
+    expect(jsonOf(await client.callTool({ name: 'getLatency', arguments: {} }))).toMatchObject({ default: { min: 5, max: 10 } })
+    expect((await client.callTool({ name: 'setRateLimit', arguments: { rateLimit: '100/60s' } })).isError).toBeFalsy()
+    expect(jsonOf(await client.callTool({ name: 'getRateLimit', arguments: {} }))).toMatchObject({ limit: 100, windowSeconds: 60 })
   })
 
   test('reset to shipped, then a cancel over the API is a 409, and listRequests shows that cancel', async () => {

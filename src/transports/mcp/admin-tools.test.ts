@@ -18,8 +18,8 @@ test('a tool takes what its operation reads, and refuses what it does not', () =
   expect(addFault({ kind: 'status' })).toBe(false)
   expect(addFault({ operation: 'cancelOrder', kind: 'status', colour: 'red' })).toBe(false)
   const setLatency = ajv.compile(schemaOf('setLatency'))
-  expect(setLatency({ body: '50-400' })).toBe(true)
-  expect(setLatency({ body: { min: 50, max: 400 } })).toBe(true)
+  expect(setLatency({ latency: '50-400' })).toBe(true)
+  expect(setLatency({ latency: { min: 50, max: 400 } })).toBe(true)
   const removeOrder = ajv.compile(schemaOf('removeOrder'))
   expect(removeOrder({})).toBe(false)
   // An int64 id as a string keeps its digits past 2^53, which a JSON number loses before anyone reads it.
@@ -29,12 +29,14 @@ test('a tool takes what its operation reads, and refuses what it does not', () =
 })
 
 test('each plan sorts the arguments as the admin call reads them', () => {
-  expect(plans.get('removeOrder')).toEqual({ name: 'removeOrder', params: ['orderId'], query: [], bodyFields: null, body: 'none' })
-  expect(plans.get('reset')).toMatchObject({ params: [], bodyFields: ['scenario', 'seed'], body: 'optional' })
-  expect(plans.get('getPact')).toMatchObject({ query: ['consumer', 'provider'], body: 'none' })
+  expect(plans.get('removeOrder')).toEqual({ name: 'removeOrder', params: ['orderId'], query: [], body: { from: 'none' } })
+  expect(plans.get('reset')).toMatchObject({ params: [], body: { from: 'fields', fields: ['scenario', 'seed'], required: false } })
+  expect(plans.get('getPact')).toMatchObject({ query: ['consumer', 'provider'], body: { from: 'none' } })
   // A query field the document requires is a required argument.
   expect(schemaOf('getPact').required).toEqual(['consumer'])
-  expect(plans.get('setRateLimit')).toMatchObject({ bodyFields: null, body: 'optional' })
+  // A body that is no object is one argument, named as its messages name it.
+  expect(plans.get('setRateLimit')).toMatchObject({ body: { from: 'argument', argument: 'rateLimit', required: false } })
+  expect(plans.get('setLatency')).toMatchObject({ body: { from: 'argument', argument: 'latency' } })
 })
 
 test('the annotations say what the method says: a GET reads only, a PUT or DELETE may be repeated, nothing reaches beyond', () => {

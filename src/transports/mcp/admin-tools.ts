@@ -22,10 +22,11 @@ export interface ToolPlan {
   name: string
   params: readonly string[]
   query: readonly string[]
-  /** The body's fields, each an argument; `null` when the body is not an object (then it is the `body` argument). */
-  bodyFields: readonly string[] | null
-  /** Whether the operation takes a body at all, and whether it must have one. */
-  body: 'none' | 'optional' | 'required'
+  /** Where the body comes from: nowhere; its fields, each an argument; or one argument, for a body that is no object. */
+  body:
+    | { from: 'none' }
+    | { from: 'fields'; fields: readonly string[]; required: boolean }
+    | { from: 'argument'; argument: string; required: boolean }
 }
 
 /** The argument every tool takes: the session it acts on. */
@@ -67,6 +68,12 @@ function widened(schema: Json): Json {
     anyOf: [number, { type: 'string', pattern: '^\\s*[+-]?[0-9]+\\s*$' }],
     ...(description === undefined ? {} : { description }),
   }
+}
+
+/** The argument for a whole body, from its schema's name: `LatencyInput` is `latency`, `RateLimitInput` `rateLimit`. */
+const argumentName = (schema: string) => {
+  const name = schema.replace(/Input$/, '')
+  return `${name.charAt(0).toLowerCase()}${name.slice(1)}`
 }
 
 interface Parameter {
@@ -112,18 +119,21 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
     ;(parameter.in === 'path' ? params : query).push(parameter.name)
   }
   const requestBody = documented['requestBody'] as { required: boolean; content: Record<string, { schema: Json }> } | undefined
-  let bodyFields: string[] | null = null
+  let body: ToolPlan['body'] = { from: 'none' }
   if (requestBody !== undefined) {
     const bodySchema = requestBody.content['application/json']?.schema ?? {}
     const object = resolved(bodySchema)
     const fields = object['type'] === 'object' ? (object['properties'] as Record<string, Json> | undefined) : undefined
+    const { required } = requestBody
     if (fields === undefined) {
-      const hint = operation.body?.hint ?? String(object['description'] ?? 'The request body.')
-      add('body', { ...inlined(bodySchema, defs), description: hint }, requestBody.required)
+      // Named after its schema (LatencyInput: latency), as the operation's messages name it.
+      const argument = argumentName(operation.body?.schema ?? 'body')
+      add(argument, { ...inlined(bodySchema, defs), description: operation.body?.hint ?? String(object['description'] ?? '') }, required)
+      body = { from: 'argument', argument, required }
     } else {
-      const needed = requestBody.required ? ((object['required'] ?? []) as string[]) : []
-      bodyFields = Object.keys(fields)
-      for (const field of bodyFields) add(field, inlined(fields[field], defs), needed.includes(field))
+      const needed = required ? ((object['required'] ?? []) as string[]) : []
+      for (const field of Object.keys(fields)) add(field, inlined(fields[field], defs), needed.includes(field))
+      body = { from: 'fields', fields: Object.keys(fields), required }
     }
   }
   add(
@@ -143,13 +153,7 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
   }
   return {
     definition: { name, description: operation.summary, inputSchema, annotations: annotationsOf(operation.method) },
-    plan: {
-      name,
-      params,
-      query,
-      bodyFields,
-      body: requestBody === undefined ? 'none' : requestBody.required ? 'required' : 'optional',
-    },
+    plan: { name, params, query, body },
   }
 }
 

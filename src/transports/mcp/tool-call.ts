@@ -47,7 +47,7 @@ function lostDigits(value: unknown, path: string, depth = 0): string | undefined
 const argumentsOf = (plan: ToolPlan) => [
   ...plan.params,
   ...plan.query,
-  ...(plan.bodyFields ?? (plan.body === 'none' ? [] : ['body'])),
+  ...(plan.body.from === 'fields' ? plan.body.fields : plan.body.from === 'argument' ? [plan.body.argument] : []),
   SESSION_ARGUMENT,
 ]
 
@@ -84,11 +84,11 @@ function inputOf(plan: ToolPlan, args: Record<string, unknown>): Record<string, 
   const query: Record<string, unknown> = {}
   for (const name of plan.query) if (args[name] !== undefined) query[name] = scalar(plan.name, name, args[name])
   if (plan.query.length > 0) input['query'] = query
-  if (plan.bodyFields === null) {
-    if (args['body'] !== undefined) input['body'] = args['body']
-  } else {
-    const given = plan.bodyFields.filter((name) => args[name] !== undefined)
-    if (given.length > 0 || plan.body === 'required') input['body'] = Object.fromEntries(given.map((name) => [name, args[name]]))
+  const { body } = plan
+  if (body.from === 'argument' && args[body.argument] !== undefined) input['body'] = args[body.argument]
+  if (body.from === 'fields') {
+    const given = body.fields.filter((name) => args[name] !== undefined)
+    if (given.length > 0 || body.required) input['body'] = Object.fromEntries(given.map((name) => [name, args[name]]))
   }
   return input
 }
