@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -25,6 +25,23 @@ async function connect(args: string[], env: Record<string, string> = {}): Promis
   )
   clients.push(client)
   return client
+}
+
+const started: ChildProcess[] = []
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL')
+})
+
+/** `petstore-sim mcp --url <origin>` with its stdin to write to and its output read; killed after the test. */
+function startMcp(origin: string) {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  started.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  return { child, stdout: () => stdout, stderr: () => stderr, exited }
 }
 
 type Result = Awaited<ReturnType<Client['callTool']>>
@@ -72,12 +89,7 @@ describe('petstore-sim mcp (stdio)', () => {
 
   test('stdout carries nothing but MCP messages, every request answered even when input ends right after it', async () => {
     const { origin } = await serve({ scenario: 'shipped' })
-    const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const { child, stdout, stderr, exited } = startMcp(origin)
     const messages = [
       {
         jsonrpc: '2.0',
@@ -94,7 +106,7 @@ describe('petstore-sim mcp (stdio)', () => {
     ]
     child.stdin.end(messages.map((message) => JSON.stringify(message)).join('\n') + '\n')
     expect(await exited).toBe(0)
-    const answers = stdout
+    const answers = stdout()
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { id: number; result: Result })
@@ -102,7 +114,7 @@ describe('petstore-sim mcp (stdio)', () => {
     expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4, 5])
     const listed = jsonOf(answers.find((answer) => answer.id === 5)?.result as Result) as { status: string }[]
     expect(listed.map((order) => order.status)).toEqual(['pending', 'pending', 'pending'])
-    expect(stderr).toContain(`for the simulator at ${origin}`)
+    expect(stderr()).toContain(`for the simulator at ${origin}`)
   })
 
   test('--help tells the usage; a bad --url or an unknown flag is one line and exit 2', async () => {
@@ -125,34 +137,26 @@ describe('petstore-sim mcp (stdio)', () => {
 
   test("a number past 2^53 is refused naming it (stdio's JSON reading has lost its digits); what is no MCP message is said on stderr", async () => {
     const { origin } = await serve({ scenario: 'pending' })
-    const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const { child, stdout, stderr, exited } = startMcp(origin)
     child.stdin.end(
       'hello\n{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"addOrder","arguments":{"id":9007199254740993}}}\n',
     )
     expect(await exited).toBe(0)
-    const answer = JSON.parse(stdout.trim()) as { id: number; result: Result }
+    const answer = JSON.parse(stdout().trim()) as { id: number; result: Result }
     expect(answer.result.isError).toBe(true)
     expect(jsonOf(answer.result)).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('"id" is a number past 2^53') })
-    expect(stderr).toContain('a line that is no MCP message was left unanswered')
+    expect(stderr()).toContain('a line that is no MCP message was left unanswered')
   })
 
   test('an assistant that goes away mid-answer (EPIPE) ends the command quietly', async () => {
     const { origin } = await serve({ scenario: 'pending' })
-    const child = spawn(process.execPath, [CLI, 'mcp', '--url', origin], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const { child, stderr, exited } = startMcp(origin)
     const call = (id: number) =>
       `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getState', arguments: {} } })}\n`
     child.stdout.once('data', () => child.stdout.destroy())
     child.stdin.write(Array.from({ length: 50 }, (_, id) => call(id)).join(''))
     expect(await exited).toBe(0)
     child.stdin.destroy()
-    expect(stderr).not.toMatch(/Error|EPIPE|Warning/)
+    expect(stderr()).not.toMatch(/Error|EPIPE|Warning/)
   })
 })
