@@ -73,7 +73,7 @@ function inputOf(plan: ToolPlan, args: Record<string, unknown>): Record<string, 
     const lost = lostDigits(value, name)
     if (lost !== undefined)
       throw new ArgumentError(
-        `The argument "${lost}" is a number past 2^53, which JSON numbers do not hold exactly: give it as a decimal string ("9007199254740993").`,
+        `The argument ${quote(lost)} is a number past 2^53, which JSON numbers do not hold exactly: give it as a decimal string ("9007199254740993").`,
       )
   }
   const input: Record<string, unknown> = {}
