@@ -15,7 +15,7 @@ const DEFAULT_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
 const CALL_TIMEOUT_MS = 30_000
 
 const MCP_FLAGS: readonly Flag[] = [
-  { name: 'url', env: '', value: '<server>', help: `The running simulator to drive. Default ${DEFAULT_URL}.` },
+  { name: 'url', env: '', value: '<server>', help: `The running simulator to drive: its origin, no path. Default ${DEFAULT_URL}.` },
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
 ]
 
@@ -29,8 +29,9 @@ function mcpHelpText(): string {
     'admin operation (reset, addOrder, addFault, listRequests, ...) that drives the running simulator at --url',
     "through its admin API, and the service's specification and OpenAPI document as resources (docs/mcp.md).",
     'The admin token, when the server has one, comes from PETSTORE_SIM_ADMIN_TOKEN.',
-    'Nothing but MCP messages goes to stdout; problems go to stderr. It ends when stdin closes.',
-    'Exit code: 0 when stdin closed, 2 bad usage.',
+    'One JSON-RPC message per line. Nothing but MCP messages goes to stdout; problems go to stderr.',
+    'It ends when stdin closes (after answering what it was sent) or stdout does.',
+    'Exit code: 0 when its input or output closed, 2 bad usage.',
     '',
     'Options:',
     ...MCP_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(24)}${flag.help}`),
