@@ -19,8 +19,8 @@ RUN npm run build --silent \
   && chmod -R a+rX,go-w /opt/petstore-sim
 
 # Run: the packed package and nothing else. Its command, dist/cli.mjs, runs one bundled file
-# (dist/cli.cjs) that holds every module it imports but express, bundled beside it
-# (dist/cli-vendor.cjs) for the admin API, so the runtime installs no dependency.
+# (dist/cli.cjs) that holds every module it imports but express and the MCP SDK, bundled beside it
+# (dist/cli-vendor.cjs for the admin API, dist/cli-mcp.cjs for /__sim/mcp), so the runtime installs no dependency.
 FROM ${NODE_IMAGE}
 ARG VERSION=0.1.0
 ARG SOURCE=https://www.npmjs.com/package/petstore-orders-simulator

@@ -335,9 +335,9 @@ function builtCommandCopy(files: string[]): string {
 }
 
 describe('the bundled CLI', () => {
-  test('express comes from the bundle beside it: the admin API and a preflight answer with no node_modules in reach', async () => {
+  test('express and the MCP SDK come from the bundles beside it: the admin API, MCP and a preflight answer with no node_modules in reach', async () => {
     // The built command alone, where no node_modules folder is above it (as in the container image).
-    const folder = builtCommandCopy(['cli.mjs', 'cli.cjs', 'cli-vendor.cjs'])
+    const folder = builtCommandCopy(['cli.mjs', 'cli.cjs', 'cli-vendor.cjs', 'cli-mcp.cjs'])
 
     const server = await whenReady(run(process.execPath, [join(folder, 'dist/cli.mjs'), '--port', '0']))
     const origin = new URL(server.url).origin
@@ -351,6 +351,13 @@ describe('the bundled CLI', () => {
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:3000')
     expect((await fetch(`${server.url}/store/orders/1`, { method: 'DELETE', headers: auth })).status).toBe(204)
+    // The MCP SDK, too, comes from its bundle beside the command.
+    const mcp = await fetch(`${origin}/__sim/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'getClock', arguments: {} } }),
+    })
+    expect(await mcp.json()).toMatchObject({ id: 1, result: { content: [{ type: 'text' }] } })
   })
 
   test('loads no msw, whatever it answers: the API, a preflight, HEAD, a body, the admin API, a 404', async () => {
