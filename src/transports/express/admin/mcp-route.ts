@@ -1,30 +1,21 @@
 import { readFileSync } from 'node:fs'
-import type { RequestHandler } from 'express'
+import type { Request, RequestHandler } from 'express'
 import { inProcessAdminClient } from '../../../core/admin/in-process-client.js'
 import type { ScenarioSource } from '../../../core/admin/scenario-catalog.js'
 import { invalidRequest } from '../../../core/api-error.js'
-import { parseExactJson } from '../../../core/exact-json.js'
 import type { ErrorReporter } from '../../../core/dispatch/error-reporter.js'
 import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { McpServerOptions } from '../../mcp/mcp-server.js'
 import { sendError } from '../../node/node-edge.js'
 import { packageRoot, packageVersion } from '../../node/package-root.js'
-import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js'
+import { readJson } from './admin-json.js'
 
 const USAGE = 'POST /__sim/mcp takes one JSON-RPC message of the Model Context Protocol (docs/mcp.md).'
 
-/** The message a POST carries, bounded in size and depth as every admin body. */
-function messageOf(body: unknown): unknown {
-  const text = Buffer.isBuffer(body) ? body.toString('utf8').trim() : ''
-  if (text === '') throw invalidRequest(`The request has no body. ${USAGE}`)
-  if (jsonTooDeep(text)) throw invalidRequest(`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`)
-  let message: unknown
-  try {
-    // Exact, as every admin body: an id past 2^53 reaches the tool whole.
-    message = parseExactJson(text)
-  } catch {
-    throw invalidRequest(`The request body is not valid JSON. ${USAGE}`)
-  }
+/** The message a POST carries, read as every admin body is (bounded, exact: an id past 2^53 reaches the tool whole). */
+function messageOf(req: Request): unknown {
+  const message = readJson(req, USAGE)
+  if (message === undefined) throw invalidRequest(`The request has no body. ${USAGE}`)
   // A batch would answer many tool calls, each as large as a state, in one body: MCP dropped batches in 2025-06-18.
   if (Array.isArray(message)) throw invalidRequest(`The request body is a batch. ${USAGE}`)
   return message
@@ -36,24 +27,24 @@ function messageOf(body: unknown): unknown {
  * first call, so a server that never answers one does not load it.
  */
 export function mcpRoute(sim: SimulatorCore, scenarios: ScenarioSource, report: ErrorReporter): RequestHandler {
-  let tools: McpServerOptions['tools'] | undefined
+  // What depends on the package only, made on the first call: the tools from the admin document, the version.
+  let made: Pick<McpServerOptions, 'tools' | 'version'> | undefined
   return (req, res, next) => {
     let message: unknown
     try {
-      message = messageOf(req.body)
+      message = messageOf(req)
     } catch (error) {
       sendError(res, error)
       return
     }
     import('../../mcp/mcp-http.js')
       .then(({ answerMcpPost, adminTools }) => {
-        tools ??= adminTools()
+        made ??= { tools: adminTools(), version: packageVersion() }
         return answerMcpPost(req.headers, message, {
-          tools,
+          ...made,
           connect: (session) => inProcessAdminClient(sim, session, scenarios),
           session: res.locals['sessionId'] as string | null,
           readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
-          version: packageVersion(),
           report: (error, tool) => report(error, { method: 'POST', target: `${req.originalUrl} (tool ${tool})` }),
         })
       })
