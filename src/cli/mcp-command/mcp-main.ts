@@ -127,13 +127,11 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
   ])
   const token = env['PETSTORE_SIM_ADMIN_TOKEN'] === '' ? undefined : env['PETSTORE_SIM_ADMIN_TOKEN']
   for (const line of unknownVariableWarnings(env)) io.stderr(`${line}\n`)
-  const inFlight = new Set<Promise<unknown>>()
-  const server = createMcpServer({
+  const { server, settled } = createMcpServer({
     tools: adminTools(),
     connect: connectTo(url, token),
     readFile: io.readFile,
     version: io.version,
-    inFlight,
     report: (error, tool) =>
       io.stderr(
         `petstore-sim mcp: the tool ${tool} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
@@ -161,7 +159,7 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
   )
   await closed
   // Input that ends right after its last request (a script's pipe) still gets every answer.
-  while (!gone && inFlight.size > 0) await Promise.allSettled(inFlight)
+  if (!gone) await settled()
   await new Promise((resolve) => setImmediate(resolve))
   await server.close()
   return 0

@@ -45,7 +45,7 @@ function refusal(status: number, text: string): McpAnswer {
  * any replica can answer any call and nothing outlives the request.
  */
 export async function answerMcpPost(headers: IncomingHttpHeaders, message: unknown, options: McpServerOptions): Promise<McpAnswer> {
-  const server = createMcpServer(options)
+  const { server } = createMcpServer(options)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   try {
     await server.connect(transport)

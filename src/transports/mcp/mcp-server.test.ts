@@ -10,7 +10,7 @@ test("a simulator bug in a tool is reported, and the assistant gets a 500 intern
   const failing = new Proxy({} as AdminClient, {
     get: () => () => Promise.reject(new Error('boom: a secret path /home/me')),
   })
-  const server = createMcpServer({
+  const { server } = createMcpServer({
     tools: adminTools(),
     connect: () => failing,
     readFile: () => '',

@@ -31,8 +31,6 @@ export interface McpServerOptions {
   /** A file of the package, as text (the resources' files). */
   readFile: (file: string) => string
   version: string
-  /** Where the calls still running are kept, for stdio to finish them when its input ends. */
-  inFlight?: Set<Promise<unknown>>
   /** Told of a tool call that failed unexpectedly (a simulator bug), which is answered as a 500 `internal_error` tool error. */
   report: (error: unknown, tool: string) => void
 }
@@ -42,8 +40,11 @@ const NO_OUTPUT_SCHEMAS = {
   getValidator: () => () => ({ valid: true as const, data: undefined as never, errorMessage: undefined }),
 }
 
-/** An MCP server over the admin API that `connect` reaches, not yet connected to a transport. */
-export function createMcpServer(options: McpServerOptions): Server {
+/**
+ * An MCP server over the admin API that `connect` reaches, not yet connected to a transport; `settled`
+ * waits for every tool call it has taken (stdio finishes them when its input ends).
+ */
+export function createMcpServer(options: McpServerOptions): { server: Server; settled: () => Promise<void> } {
   const server = new Server(
     { name: 'petstore-orders-simulator', title: 'Petstore Orders Simulator', version: options.version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_OUTPUT_SCHEMAS },
@@ -61,9 +62,6 @@ export function createMcpServer(options: McpServerOptions): Server {
       return refusal(500, ErrorCode.InternalError, 'The simulator failed unexpectedly; its log has the details.')
     })
     previous = call
-    options.inFlight?.add(call)
-    const done = () => options.inFlight?.delete(call)
-    call.then(done, done)
     return call
   })
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
@@ -75,5 +73,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       throw protocolError(RESOURCE_NOT_FOUND, `No resource has the URI ${JSON.stringify(params.uri)}: resources/list lists them.`)
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: options.readFile(resource.file) }] }
   })
-  return server
+  // The calls are chained: the last one settled, all have, unless another came meanwhile.
+  const settled = async () => {
+    let last: Promise<unknown>
+    do {
+      last = previous
+      await last
+    } while (last !== previous)
+  }
+  return { server, settled }
 }
