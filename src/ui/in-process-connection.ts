@@ -1,15 +1,13 @@
 import { failAdmin } from '../core/admin/admin-input.js'
-import { inProcessAdminClient } from '../core/admin/in-process-client.js'
+import { asSent, inProcessAdminClient } from '../core/admin/in-process-client.js'
 import { stateWatcher } from '../core/admin/state-watcher.js'
-import { parseExactJson, stringifyExactJson } from '../core/exact-json.js'
+import { parseExactJson } from '../core/exact-json.js'
 import { internalsOf } from '../core/simulator/internals.js'
 import type { SimulatorCore } from '../core/simulator/types.js'
 import type { PanelConnection } from './connection.js'
 
 /** How often the panel looks for changes while open: counters compared, then only what changed is sent on. */
 const WATCH_MS = 250
-/** Through JSON text and back, as a request or the event stream carries it: the panel and the handlers read one shape. */
-const asSent = (value: unknown) => (value === undefined ? undefined : parseExactJson(stringifyExactJson(value)))
 
 /** The panel's connection to a simulator in this page: the admin table's handlers, and a look at its state every 250 ms. */
 export function inProcessConnection(sim: SimulatorCore): PanelConnection {

@@ -7,8 +7,8 @@ import { failAdmin } from './admin-input.js'
 import { answerOf } from './admin-table.js'
 import { type ScenarioSource, scenarioSource } from './scenario-catalog.js'
 
-/** Through JSON text and back, as a request carries it: the handlers read one shape, whoever calls. */
-const asSent = (value: unknown) => (value === undefined ? undefined : parseExactJson(stringifyExactJson(value)))
+/** Through JSON text and back, as a request or the event stream carries it: one shape, however it travels. */
+export const asSent = (value: unknown) => (value === undefined ? undefined : parseExactJson(stringifyExactJson(value)))
 
 /**
  * The admin API of an in-process simulator, the same typed client as over
