@@ -38,16 +38,10 @@ const CONFIGS = [
   {
     label: 'Node 24, msw 3, vitest 5, TypeScript 7',
     node: '24',
-    deps: [
-      'msw@^3',
-      'vitest@^5',
-      'typescript@^7',
-      '@types/node@^24',
-      '@playwright/test@^1.50',
-      ...JEST,
-      '@vitest/browser-playwright@^5',
-      'playwright@^1.50',
-    ],
+    deps: ['msw@^3', 'typescript@^7', '@types/node@^24', '@playwright/test@^1.50', ...JEST, 'playwright@^1.50'],
+    // vitest and its browser provider pin each other exactly, and the registry can hold a vitest
+    // whose provider is not out yet (npm then stops on the clash): both at the provider's newest.
+    pinnedTogether: { lead: '@vitest/browser-playwright', range: '^5', with: ['vitest'] },
     browser: true,
   },
 ]
@@ -61,6 +55,16 @@ const summary = []
 const capture = (command, args, options) =>
   execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options })
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`
+
+/** `lead`'s newest version in `range`, and the packages released with it at that same version. */
+function pinnedTogether(pin, sh) {
+  if (pin === undefined) return []
+  const listed = JSON.parse(sh('npm', ['view', `${pin.lead}@${pin.range}`, 'version', '--json']))
+  const numbers = (version) => version.split('.').map(Number)
+  const newer = (a, b) => numbers(a).reduce((order, part, i) => order || part - numbers(b)[i], 0)
+  const newest = [listed].flat().sort(newer).at(-1)
+  return [pin.lead, ...pin.with].map((name) => `${name}@${newest}`)
+}
 
 /** Runs `action`, printing its name and how long it took. */
 async function step(name, action) {
@@ -192,8 +196,9 @@ for (const config of CONFIGS) {
   const sh = (command, args, options = {}) => capture(command, args, { cwd: project, env, ...options })
   sh('npm', ['init', '-y', '--silent'])
   console.log(sh('node', ['--version']).trim())
-  await step(`npm install the tarball, ${config.deps.join(' ')}`, () =>
-    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...config.deps]),
+  const deps = [...config.deps, ...pinnedTogether(config.pinnedTogether, sh)]
+  await step(`npm install the tarball, ${deps.join(' ')}`, () =>
+    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...deps]),
   )
   const mswCopies = sh('npm', ['ls', 'msw', '--all', '--parseable']).trim().split('\n').filter(Boolean)
   if (mswCopies.length !== 1) throw new Error(`Expected one msw, found: ${mswCopies.join(', ')}`)
