@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-options.js'
 import { helpText } from './cli/flags.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { internalsOf } from './core/simulator/internals.js'
 import { systemErrorCode } from './core/system-error-code.js'
-import { packageRoot, packageVersion } from './transports/node/package-root.js'
+import { packageFile, packageVersion } from './transports/node/package-root.js'
 import { isLoopbackBind, startSimulatorServer, type RunningSimulator } from './transports/standalone/start-server.js'
 
 /** How long SIGINT/SIGTERM waits for requests in flight before closing their connections. */
@@ -71,7 +70,7 @@ const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>>
         stdin: process.stdin,
         stdout: process.stdout,
         stderr: output().stderr,
-        readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
+        readFile: packageFile,
         version: packageVersion(),
       })
       .then((code) => process.exit(code)),
@@ -79,8 +78,10 @@ const SUBCOMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>>
 
 async function main(): Promise<void> {
   // A subcommand of its own: its flags, its exit codes (2 for bad usage), its output.
-  const subcommand = SUBCOMMANDS[process.argv[2] ?? '']
-  if (subcommand !== undefined && Object.hasOwn(SUBCOMMANDS, process.argv[2] ?? '')) {
+  // Own keys only: `petstore-sim toString` is no subcommand.
+  const name = process.argv[2] ?? ''
+  const subcommand = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined
+  if (subcommand !== undefined) {
     process.exitCode = await subcommand(process.argv.slice(3))
     return
   }

@@ -20,7 +20,12 @@ export function packageRoot(): URL {
   throw new Error(`Failed to find the ${PACKAGE_NAME} package folder above ${import.meta.url}.`)
 }
 
+/** A file of this package, as text, by its path from the package's folder. */
+export function packageFile(file: string): string {
+  return readFileSync(new URL(file, packageRoot()), 'utf8')
+}
+
 /** The version in this package's package.json. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('package.json', packageRoot()), 'utf8')) as { version: string }).version
+  return (JSON.parse(packageFile('package.json')) as { version: string }).version
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import type { Request, RequestHandler } from 'express'
 import { inProcessAdminClient } from '../../../core/admin/in-process-client.js'
 import type { ScenarioSource } from '../../../core/admin/scenario-catalog.js'
@@ -7,7 +6,7 @@ import type { ErrorReporter } from '../../../core/dispatch/error-reporter.js'
 import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { McpServerOptions } from '../../mcp/mcp-server.js'
 import { sendError } from '../../node/node-edge.js'
-import { packageRoot, packageVersion } from '../../node/package-root.js'
+import { packageFile, packageVersion } from '../../node/package-root.js'
 import { readJson } from './admin-json.js'
 
 const USAGE = 'POST /__sim/mcp takes one JSON-RPC message of the Model Context Protocol (docs/mcp.md).'
@@ -44,7 +43,7 @@ export function mcpRoute(sim: SimulatorCore, scenarios: ScenarioSource, report: 
           ...made,
           connect: (session) => inProcessAdminClient(sim, session, scenarios),
           session: res.locals['sessionId'] as string | null,
-          readFile: (file) => readFileSync(new URL(file, packageRoot()), 'utf8'),
+          readFile: packageFile,
           report: (error, tool) => report(error, { method: 'POST', target: `${req.originalUrl} (tool ${tool})` }),
         })
       })
