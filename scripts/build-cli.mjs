@@ -9,8 +9,9 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 const vendor = 'cli-vendor.cjs'
 const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', metafile: true }
 
-/** Fails the build when a bundle holds msw's code: the standalone server answers without it. */
-function assertNoMsw({ metafile }, bundle) {
+/** A minified CommonJS bundle, dist/<bundle>; fails the build when it holds msw's code: the standalone server answers without it. */
+async function bundleWithoutMsw(bundle, options) {
+  const { metafile } = await build({ ...common, format: 'cjs', minify: true, outfile: `${root}dist/${bundle}`, ...options })
   const msw = Object.keys(metafile.inputs).filter((input) => /node_modules\/(msw|@mswjs)\//.test(input))
   if (msw.length > 0) throw new Error(`${bundle} bundles msw (${msw[0]}, ...): something the CLI imports imports msw.`)
 }
@@ -18,16 +19,9 @@ function assertNoMsw({ metafile }, bundle) {
 // express with its dependencies (most of the code), in a bundle of their own: only the admin API uses it, and
 // a start held the source of every bundled module, run or not (docs/performance.md). The CLI's bundle requires
 // this one when the admin API is first called.
-assertNoMsw(
-  await build({
-    ...common,
-    stdin: { contents: "export { default as express } from 'express'", resolveDir: root, sourcefile: 'cli-vendor.js' },
-    outfile: `${root}dist/${vendor}`,
-    format: 'cjs',
-    minify: true,
-  }),
-  vendor,
-)
+await bundleWithoutMsw(vendor, {
+  stdin: { contents: "export { default as express } from 'express'", resolveDir: root, sourcefile: 'cli-vendor.js' },
+})
 const fromVendor = {
   name: 'from-vendor-bundle',
   setup(build) {
@@ -42,16 +36,7 @@ const fromVendor = {
 // The Model Context Protocol SDK, for `petstore-sim mcp` and /__sim/mcp, in a bundle of its own for the same
 // reason: the CLI's bundle requires it on the first of those calls (src/transports/mcp/mcp-sdk.ts is its one importer).
 const mcp = 'cli-mcp.cjs'
-assertNoMsw(
-  await build({
-    ...common,
-    entryPoints: [`${root}src/transports/mcp/mcp-sdk.ts`],
-    outfile: `${root}dist/${mcp}`,
-    format: 'cjs',
-    minify: true,
-  }),
-  mcp,
-)
+await bundleWithoutMsw(mcp, { entryPoints: [`${root}src/transports/mcp/mcp-sdk.ts`] })
 const fromMcpBundle = {
   name: 'from-mcp-bundle',
   setup(build) {
@@ -59,22 +44,15 @@ const fromMcpBundle = {
   },
 }
 
-assertNoMsw(
-  await build({
-    ...common,
-    entryPoints: [`${root}src/cli.ts`],
-    outfile: `${root}dist/cli.cjs`,
-    format: 'cjs',
-    minify: true,
-    plugins: [fromVendor, fromMcpBundle],
-    external: [`./${vendor}`],
-    // import.meta.url, as ESM code expects it (package-root.ts, admin.ts).
-    define: { 'import.meta.url': '__import_meta_url' },
-    banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-    // require-msw.ts reads import.meta.resolve and .require where they exist; in this CommonJS bundle they
-    // do not, and it takes createRequire(import.meta.url) (defined above), as it does on a Node without them.
-    logOverride: { 'empty-import-meta': 'silent' },
-  }),
-  'cli.cjs',
-)
+await bundleWithoutMsw('cli.cjs', {
+  entryPoints: [`${root}src/cli.ts`],
+  plugins: [fromVendor, fromMcpBundle],
+  external: [`./${vendor}`],
+  // import.meta.url, as ESM code expects it (package-root.ts, admin.ts).
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  // require-msw.ts reads import.meta.resolve and .require where they exist; in this CommonJS bundle they
+  // do not, and it takes createRequire(import.meta.url) (defined above), as it does on a Node without them.
+  logOverride: { 'empty-import-meta': 'silent' },
+})
 await build({ ...common, entryPoints: [`${root}src/cli-launcher.ts`], outfile: `${root}dist/cli.mjs`, format: 'esm' })
