@@ -64,6 +64,10 @@ export const ErrorCode = {
   ProxyUnreachable: 'proxy_unreachable',
   /** 502: the proxy target's answer body passed 32 MiB; it was cut off there. */
   ProxyAnswerTooLarge: 'proxy_answer_too_large',
+  /** 502: the proxy target's answer could not be passed on: a header name or value HTTP does not allow, more headers than are read, or broken framing. */
+  ProxyBadAnswer: 'proxy_bad_answer',
+  /** 400: a path under the API base whose decoded form could differ from what a server behind it reads (`%2f`, `%2e`, `;`, `//`, a backslash, a control character). */
+  InvalidPath: 'invalid_path',
   /** 500: the simulator failed unexpectedly. */
   InternalError: 'internal_error',
 } as const
