@@ -1,5 +1,6 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
+import { pathText } from '../operations/api-path.js'
 import { matchRoute } from '../operations/routing.js'
 import type { Reply } from '../reply.js'
 import { createRouteTable, routeReply } from '../routes/route-table.js'
@@ -12,8 +13,9 @@ import type { Instance, RequestContext } from './request-context.js'
 
 /** The path alone, under the base, as routes match it. */
 function pathUnderBase(context: RequestContext): string {
-  const rest = (context.url?.pathname ?? '').slice(context.setup.base.path.length)
-  return rest === '' ? '/' : rest
+  // Read by the one path rule (api-path.ts): what a route matches is what would be forwarded.
+  const path = context.path === null ? '' : pathText(context.path)
+  return path === '' ? '/' : path
 }
 
 /** A scenario's route for this method and path: its answer, after the key check unless it says `"auth": false`. The table is made per request: only requests no operation takes pay for it. */

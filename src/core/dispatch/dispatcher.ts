@@ -2,7 +2,15 @@ import { ApiError, errorReply } from '../api-error.js'
 import { assertAuthorized } from '../bearer-auth.js'
 import type { OperationConfig } from '../operations/operation.js'
 import { describeOperations, OPERATIONS, type OperationId } from '../operations/registry.js'
-import { isUnderBase, rememberedRoute, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
+import {
+  apiPathOf,
+  isUnderBase,
+  rememberedRoute,
+  shadowsOperation,
+  type ApiBase,
+  type Operation,
+  type RouteUrl,
+} from '../operations/routing.js'
 import type { Reply, SimRequest } from '../reply.js'
 import { elapsedSince, type JournalWriter } from '../state/journal.js'
 import { systemTime, type TimeSource } from '../time-source.js'
@@ -20,6 +28,7 @@ import {
   limitRate,
   noteProviderState,
   refuseBadSession,
+  refuseInvalidPath,
   waitLatency,
 } from './steps.js'
 import type { ErrorReporter } from './error-reporter.js'
@@ -44,11 +53,12 @@ const OPERATION_STEPS: readonly Step[] = [
 ]
 
 /**
- * The steps of a request under the base that no operation takes: a scenario's
- * route, else the proxy target, else a 404 or 405 (beyond-spec.ts). Recorded
+ * The steps of a request under the base that no operation takes: 400 for a path
+ * a server behind could read as another, then a scenario's route, else the
+ * proxy target, else a 404 or 405 (beyond-spec.ts). Recorded
  * in its session's journal, whatever its session.
  */
-const UNKNOWN_STEPS: readonly Step[] = [findSession, checkBodySize, beyondSpec, answerUnknown]
+const UNKNOWN_STEPS: readonly Step[] = [findSession, checkBodySize, refuseInvalidPath, beyondSpec, answerUnknown]
 
 /** What the dispatcher reads from the simulator on every request. */
 export interface DispatchContext {
@@ -176,6 +186,7 @@ function arrive(
     param,
     orderId: operation !== null && 'orderIdOf' in operation ? operation.orderIdOf(param) : null,
     url,
+    path: url === null || shadowsOperation(url, setup.base) ? null : apiPathOf(url, setup.base),
     time: setup.time.now(),
     started: performance.now(),
     instance: null,

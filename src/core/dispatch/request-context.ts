@@ -3,6 +3,7 @@ import type { Controls } from '../controls/controls.js'
 import type { Control, CoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import type { Fault } from '../controls/faults.js'
 import type { Int64Key } from '../int64.js'
+import type { ApiPath } from '../operations/api-path.js'
 import type { OperationState } from '../operations/operation.js'
 import type { ApiBase, Operation, RouteUrl } from '../operations/routing.js'
 import type { Given } from '../pact/provider-states.js'
@@ -75,6 +76,11 @@ export interface RequestContext {
   readonly orderId: Int64Key | null
   /** Its URL, read only by the 404 or 405 of a request no operation takes (null for an operation's). */
   readonly url: RouteUrl | null
+  /**
+   * The path under the base as routes and forwarding read it (api-path.ts); null for an operation's
+   * request, and for one no route or target may take (the base or an operation's path in another case).
+   */
+  readonly path: ApiPath | null
   /** When it arrived: the wall clock for the journal entry, the monotonic one for its duration. */
   readonly time: number
   readonly started: number

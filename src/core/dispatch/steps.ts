@@ -208,9 +208,19 @@ export function answersBeyondSpec(setup: DispatchSetup, instance: Instance): boo
   return setup.proxy !== null || instance.routes.list().length > 0
 }
 
+/** The 400 of a path that a server behind the simulator could read as another path (api-path.ts): never routed or forwarded. */
+export function refuseInvalidPath(context: RequestContext): undefined {
+  const problem = context.path?.problem
+  if (problem === undefined) return undefined
+  const shown = quote(context.url?.pathname ?? '')
+  throw new ApiError(400, ErrorCode.InvalidPath, `The path ${shown} is refused: ${problem}, which a server could read as another path.`)
+}
+
 /** A scenario's route, else the proxy target (beyond-spec.ts, loaded when there is either). */
 export function beyondSpec(context: RequestContext): undefined | Promise<Reply | undefined> {
   const { instance } = context
+  // Another case of the base or of an operation's path: its 404, never passed on.
+  if (context.path === null) return undefined
   // A session that could not be made (no accepted key, a bad id) is refused before anything is forwarded.
   if (instance === null && context.setup.proxy !== null) throw context.refusal
   if (instance === null || !answersBeyondSpec(context.setup, instance)) return undefined

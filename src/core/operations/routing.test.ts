@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { ValidationError } from '../validation-error.js'
-import { checkBasePath, isUnderBase, matchRoute, parseApiBase, rememberedRoute } from './routing.js'
+import { checkBasePath, isUnderBase, matchRoute, parseApiBase, rememberedRoute, shadowsOperation } from './routing.js'
 
 const base = parseApiBase('/v1')
 const match = (path: string, on = base) => {
@@ -14,12 +14,22 @@ test('each path of the registry finds its operation, whatever the method', () =>
   expect(match('/v1/store/orders/42')).toEqual({ operation: 'cancelOrder', param: '42' })
   expect(match('/v1/pets/a%20b')).toEqual({ operation: 'getPetById', param: 'a b' })
   expect(match('/v1/pets/%zz')).toEqual({ operation: 'getPetById', param: '%zz' })
+  // One path rule (api-path.ts): literals compare decoded, as the parameter is read.
+  expect(match('/v1/store/%6Frders')).toEqual({ operation: 'listOrders', param: '' })
 })
 
 test('other paths find none: case, depth, an empty parameter, another base', () => {
   for (const path of ['/v1/Store/orders', '/v1/store/orders/1/2', '/v1/store/orders//', '/v1/pets/', '/v2/store/orders', '/v1']) {
     expect(match(path), path).toBeNull()
   }
+})
+
+test('the base or an operation path in another case shadows the operation: never routed or forwarded', () => {
+  const url = (path: string) => new URL(path, 'https://api.petstore.example')
+  for (const path of ['/V1/anything', '/v1/STORE/orders', '/v1/Store/Orders/7', '/v1/PETS/rex'])
+    expect(shadowsOperation(url(path), base), path).toBe(true)
+  for (const path of ['/v1/store/orders', '/v1/store/inventory', '/v1/STORE/inventory', '/v1/store/orders/7/items'])
+    expect(shadowsOperation(url(path), base), path).toBe(false)
 })
 
 test('a pinned base matches its origin only; isUnderBase ignores case in the prefix', () => {

@@ -1,4 +1,5 @@
 import { ValidationError } from '../validation-error.js'
+import { type ApiPath, readApiPath } from './api-path.js'
 import { OPERATIONS } from './registry.js'
 
 /**
@@ -78,46 +79,54 @@ export function isUnderBase(url: RouteUrl, base: ApiBase): boolean {
   return path === prefix || path.startsWith(`${prefix}/`)
 }
 
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    // A malformed escape such as "%zz" stays as sent; it is no valid id either.
-    return segment
-  }
-}
-
-/**
- * Finds the operation whose path a URL has, whatever the method. Paths are
- * compared case-sensitively (RFC 3986) and one trailing slash is tolerated.
- */
-export function matchRoute(url: RouteUrl, base: ApiBase): RouteMatch | null {
-  if (base.origin !== null && url.origin !== base.origin) {
-    return null
-  }
-  const { pathname } = url
-  if (!pathname.startsWith(base.path) || pathname[base.path.length] !== '/') {
-    return null
-  }
-  const rest = pathname.slice(base.path.length + 1)
-  const segments = (rest.endsWith('/') ? rest.slice(0, -1) : rest).split('/')
+/** The operation whose template these (decoded) segments fill, comparing literals with `same`. */
+function operationAt(segments: readonly string[], same: (literal: string, segment: string) => boolean): RouteMatch | null {
   for (const { operation, segments: template } of TEMPLATES) {
     if (segments.length !== template.length) continue
     let param = ''
     let matches = true
     for (let index = 0; index < template.length && matches; index++) {
-      const literal = template[index]
+      const literal = template[index] as string | null
       const segment = segments[index] as string
       if (literal === null) {
         matches = segment !== ''
-        param = decodeSegment(segment)
+        param = segment
       } else {
-        matches = segment === literal
+        matches = same(literal, segment)
       }
     }
     if (matches) return { operation, param }
   }
   return null
+}
+
+/** The path of a URL under the base (api-path.ts), or null when it is not under it (origin included). */
+export function apiPathOf(url: RouteUrl, base: ApiBase): ApiPath | null {
+  if (base.origin !== null && url.origin !== base.origin) return null
+  return readApiPath(url.pathname, base.path)
+}
+
+/**
+ * Finds the operation whose path a URL has, whatever the method. Paths are
+ * read by `readApiPath` (decoded, compared case-sensitively, one trailing
+ * slash tolerated), the one rule routes and forwarding read them by too.
+ */
+export function matchRoute(url: RouteUrl, base: ApiBase): RouteMatch | null {
+  const path = apiPathOf(url, base)
+  return path === null ? null : operationAt(path.segments, (literal, segment) => literal === segment)
+}
+
+/**
+ * Whether a URL under the base in any case (`isUnderBase`) is, to a server that ignores case, the
+ * base or an operation's path spelled in another case (the path itself, with another method, is not): such a request is answered 404 here and never
+ * routed or forwarded, so no spelling of the spec's operations reaches a server behind the simulator.
+ */
+export function shadowsOperation(url: RouteUrl, base: ApiBase): boolean {
+  const prefix = url.pathname.slice(0, base.path.length)
+  if (prefix !== base.path) return true
+  const path = apiPathOf(url, base)
+  if (path === null || operationAt(path.segments, (literal, segment) => literal === segment) !== null) return false
+  return operationAt(path.segments, (literal, segment) => literal === segment.toLowerCase()) !== null
 }
 
 /**

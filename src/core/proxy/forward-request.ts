@@ -1,4 +1,5 @@
 import type { Instance, ProxySetup, RequestContext } from '../dispatch/request-context.js'
+import { pathText } from '../operations/api-path.js'
 import type { Reply } from '../reply.js'
 import { createRouteTable } from '../routes/route-table.js'
 import { forward } from './forward.js'
@@ -14,7 +15,9 @@ import { recordedRoute } from './record.js'
 export async function forwardRequest(context: RequestContext, instance: Instance, proxy: ProxySetup): Promise<Reply> {
   const { request } = context
   // The request's path and query under the base ("/store/inventory?x=1"; "" for the base itself).
-  const target = request.target.slice(context.setup.base.path.length)
+  // The path it matched on (api-path.ts), never the raw target: no spelling reaches the target as another path.
+  const query = request.target.indexOf('?')
+  const target = `${context.path === null ? '' : pathText(context.path)}${query === -1 ? '' : request.target.slice(query)}`
   const body = await request.body()
   const answer = await forward(
     {

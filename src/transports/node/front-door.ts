@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { ApiError, errorReply, invalidRequest } from '../../core/api-error.js'
+import { ApiError, errorReply } from '../../core/api-error.js'
 import { ANY_METHOD, apiCorsHeaders, preflightHeaders } from '../../core/cors.js'
 import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
 import { ErrorCode } from '../../core/error-codes.js'
@@ -18,7 +18,6 @@ import {
   nodeRequest,
   pathOf,
   readBody,
-  routeUrl,
   sendError,
   targetError,
   writeReply,
@@ -38,6 +37,11 @@ export interface FrontDoorOptions {
   hostCheck: (header: string | undefined) => ApiError | null
   /** Answers `GET /__sim/health`, before the Host check and whether the admin API is on or not. */
   health: RequestListener
+}
+
+/** What routing reads of a request-target checked by `targetError`: its path as sent (the origin is no server's). */
+function rawUrl(target: string): RouteUrl {
+  return { origin: 'http://localhost', pathname: pathOf(target) }
 }
 
 /** One request on its way through the front door. */
@@ -62,6 +66,7 @@ interface Exchange {
 export function createFrontDoor(options: FrontDoorOptions): RequestListener {
   const { internals, admin, log, report, hostCheck, health } = options
   const { dispatcher, base, bodyLimit, journal } = internals
+  const everyPathIsApi = base.origin === null && base.path === ''
   const where = `The simulated API is under ${options.basePath}${admin === null ? '' : `; the admin API is under ${ADMIN_PREFIX}`}.`
 
   /** What the front door answers itself (a 404 outside the API, a body refused): recorded in the simulator's own journal. */
@@ -89,16 +94,14 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
   function dispatch(exchange: Exchange, body: Buffer | null): void {
     const { req, res, cors } = exchange
     const target = req.url as string
-    let url: RouteUrl
+    // The path as sent, not as a URL would rewrite it (dot segments, "\\"): the core's one path rule reads it.
+    const url = rawUrl(target)
     let reply: ReturnType<typeof dispatcher.route>
     try {
-      url = routeUrl(target)
-    } catch {
-      answerOwn(exchange, invalidRequest('The Host header or the request target is not a valid URL.'))
-      return
-    }
-    try {
-      reply = dispatcher.route(nodeRequest(req, res, body), url)
+      const request = nodeRequest(req, res, body)
+      // Under a bare "/" the dispatcher leaves unknown paths to others (a process's other requests, in
+      // process); this server has no others: its routes, its proxy or its 404 answer them.
+      reply = dispatcher.route(request, url) ?? (everyPathIsApi ? dispatcher.unknown(request, url) : null)
     } catch (error) {
       // A bug of the simulator: its 500 says nothing, the report says what.
       if (!(error instanceof ApiError)) report(error, { method: req.method ?? '', target })
@@ -122,13 +125,9 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
   /** A CORS preflight (any OPTIONS): the methods of the path's operation, or any. Not journaled: it reaches no operation. */
   function preflight({ req, res, cors }: Exchange): void {
     let methods = ANY_METHOD
-    try {
-      // Routes or a proxy may take any method at an operation's path too.
-      if (!dispatcher.answersBeyondSpec(nodeRequest(req, res, null)))
-        methods = matchRoute(routeUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
-    } catch {
-      // Not a URL: no operation's path either.
-    }
+    // Routes or a proxy may take any method at an operation's path too.
+    if (!dispatcher.answersBeyondSpec(nodeRequest(req, res, null)))
+      methods = matchRoute(rawUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
     writeReply(res, { status: 204, headers: preflightHeaders(methods, headerOf(req, 'access-control-request-headers')), body: null }, cors)
   }
 
