@@ -2,7 +2,8 @@
 // load (req/s, p50, p99, peak RSS), a CORS preflight of a cancel on the same server, then cold
 // start, A and B taking turns so that drift on the machine hits both alike.
 // Usage: BENCH_A=/path/to/before/dist/cli.mjs [BENCH_B=dist/cli.mjs] node test/bench/ab.mjs
-//   BENCH_A_ARGS and BENCH_B_ARGS add flags to one side (A/B of one build with and without --proxy).
+//   BENCH_A_ARGS and BENCH_B_ARGS add flags to one side (A/B of one build with and without --proxy);
+//   BENCH_A_ROUTES and BENCH_B_ROUTES load that many routes (long paths) into one side's scenario.
 //   BENCH_ROUNDS (default 3) and BENCH_SECONDS (default 5) change the length; BENCH_ORDERS (default 100) the list's size.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -21,11 +22,15 @@ const extra = {
   A: (process.env.BENCH_A_ARGS ?? '').split(' ').filter(Boolean),
   B: (process.env.BENCH_B_ARGS ?? '').split(' ').filter(Boolean),
 }
-const scenario = writeScenario(orders)
+const scenario = {
+  A: writeScenario(orders, undefined, Number(process.env.BENCH_A_ROUTES ?? 0)),
+  B: writeScenario(orders, undefined, Number(process.env.BENCH_B_ROUTES ?? 0)),
+}
+const routesOf = (name) => (process.env[`BENCH_${name}_ROUTES`] ? `, ${process.env[`BENCH_${name}_ROUTES`]} routes` : '')
 const runs = { A: [], B: [] }
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of round % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
-    const server = await start(name, [builds[name], '--port', '0', '--quiet', '--scenario', scenario, ...extra[name]])
+    const server = await start(name, [builds[name], '--port', '0', '--quiet', '--scenario', scenario[name], ...extra[name]])
     const url = `http://127.0.0.1:${server.port}/v1/store/orders`
     load(url, { seconds: 1 })
     const cpuBefore = cpuMs(server.pid)
@@ -54,6 +59,6 @@ console.log('|---|---|---|---|---|---|---|---|')
 for (const name of ['A', 'B']) {
   const r = runs[name]
   console.log(
-    `| ${name}: ${builds[name]}${extra[name].length === 0 ? '' : ` ${extra[name].join(' ')}`} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.cpuUsPerRequest)).toFixed(1)} | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(r.map((x) => x.preflightRps)))} (${(median(r.map((x) => x.preflightRps)) / median(r.map((x) => x.rps))).toFixed(2)} x) | ${Math.round(median(cold[name]))} |`,
+    `| ${name}: ${builds[name]}${extra[name].length === 0 ? '' : ` ${extra[name].join(' ')}`}${routesOf(name)} | ${Math.round(median(r.map((x) => x.rps)))} (${r.map((x) => Math.round(x.rps)).join(', ')}) | ${median(r.map((x) => x.cpuUsPerRequest)).toFixed(1)} | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${Math.max(...r.map((x) => x.peakRssMiB)).toFixed(1)} (${r.map((x) => x.peakRssMiB.toFixed(0)).join(', ')}) | ${Math.round(median(r.map((x) => x.preflightRps)))} (${(median(r.map((x) => x.preflightRps)) / median(r.map((x) => x.rps))).toFixed(2)} x) | ${Math.round(median(cold[name]))} |`,
   )
 }

@@ -119,8 +119,15 @@ export function load(url, { method = 'GET', seconds = SECONDS, headers = AUTH } 
   return { requests: out.requests.total, rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx }
 }
 
-export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
-  const file = join(work, `orders-${count}-${Object.keys(statuses).join('-')}.json`)
+export function writeScenario(count, statuses = { pending: 1, shipped: 1 }, routeCount = 0) {
+  const file = join(work, `orders-${count}-${Object.keys(statuses).join('-')}-${routeCount}-routes.json`)
+  // Long, distinct paths: what a recorded deployment gives, and what made an unknown request cost most.
+  const routes = Array.from({ length: routeCount }, (_, index) => ({
+    method: 'GET',
+    path: `/recorded/${'segment-'.repeat(20)}${index}/{id}/items`,
+    status: 200,
+    body: { index },
+  }))
   writeFileSync(
     file,
     JSON.stringify({
@@ -128,6 +135,7 @@ export function writeScenario(count, statuses = { pending: 1, shipped: 1 }) {
       description: `${count} generated orders`,
       apiKeys: [KEY],
       generate: { count, seed: 1, statuses },
+      ...(routeCount === 0 ? {} : { routes }),
     }),
   )
   return file
