@@ -4,6 +4,7 @@
 import * as v from 'valibot'
 import { OPERATIONS } from '../operations/registry.js'
 import { jsonText } from '../json-text.js'
+import { describe } from '../quote-value.js'
 import type { JsonValue } from '../glossary.js'
 import { flag, integer, mustBe, oneOf, record } from '../scenario/field-schemas.js'
 import { isPlainObject } from '../scenario/plain-object.js'
@@ -45,8 +46,80 @@ export function templateSegments(path: string): (string | null)[] {
 
 /** A path under the base: printable ASCII segments, none empty, "." or ".."; a `{name}` is a whole segment. */
 const PATH = /^(\/(?!\.\.?(\/|$))(\{[a-z_][\w-]*\}|[!"$-.0->@-z|~]+))+$|^\/$/i
-/** A header a route may set (not Content-Length or a connection header), with its value. */
-const HEADER = /^(?!content-length$|connection$|keep-alive$|te$|trailer$|transfer-encoding$|upgrade$|proxy-)[\w!#$%&'*+.^`|~-]+$/i
+/** An RFC 9110 token: what a header name may be. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/**
+ * What Node's `writeHead` sends as a header value (its checkInvalidHeaderChar): tab, printable ASCII and
+ * U+0080 to U+00FF, written as latin1. Anything else would throw ERR_INVALID_CHAR at the first request.
+ */
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+/** A character HEADER_VALUE refuses (a whole code point, for the message). */
+const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/u
+
+/** Names a route may not set (lower-case; one ending in "-" is a prefix), each with why. */
+const REFUSED_HEADERS: readonly (readonly [names: readonly string[], why: string])[] = [
+  [['access-control-'], "the simulator answers CORS itself, and a route's would be sent beside its own"],
+  [
+    ['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-'],
+    'a hop-by-hop header belongs to the connection, not to the answer',
+  ],
+  [['content-length', 'content-encoding'], 'the simulator sets the length of the body itself and sends it unencoded'],
+]
+const refusedNames = REFUSED_HEADERS.flatMap(([names]) => names)
+
+/** Why a route may not set this header, if it may not. */
+function refusal(name: string): string | undefined {
+  const lower = name.toLowerCase()
+  const refused = (listed: string) => (listed.endsWith('-') ? lower.startsWith(listed) : lower === listed)
+  return REFUSED_HEADERS.find(([names]) => names.some(refused))?.[1]
+}
+
+/** The header names a route may set, as one flagless pattern (JSON Schema has no `i`: each letter is written in both cases). */
+export const HEADER_NAME = (() => {
+  const anyCase = (text: string) => text.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)
+  const prefixes = refusedNames.filter((name) => name.endsWith('-')).map(anyCase)
+  const whole = refusedNames.filter((name) => !name.endsWith('-')).map(anyCase)
+  return new RegExp(`^(?!(?:${prefixes.join('|')})|(?:${whole.join('|')})$)${TOKEN.source.slice(1)}`)
+})()
+
+/** A name as a message shows it: as written, but on one line and at most 80 characters. */
+function shown(name: string): string {
+  const line = name.slice(0, 80).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return name.length > 80 ? `${line}…` : line
+}
+
+/** The first problem of one header, said after its field (`routes[2].headers.x-note`). */
+function headerProblem(name: string, value: unknown, same: string | undefined): string | undefined {
+  if (!TOKEN.test(name)) return " is not a header name: letters, digits and !#$%&'*+-.^_`|~ only (an RFC 9110 token)"
+  const why = refusal(name)
+  if (why !== undefined) return ` is refused: ${why}`
+  if (same !== undefined) return ` repeats the header ${same} (header names ignore case): keep one`
+  if (typeof value !== 'string') return ` must be a string, got ${describe(value)}`
+  const bad = UNSENDABLE.exec(value)?.[0]
+  if (bad === undefined) return undefined
+  const code = (bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')
+  return ` must be a header value Node can send (tab, U+0020 to U+007E, U+0080 to U+00FF), got U+${code}`
+}
+
+/** A route's headers: an object of names to values Node sends as written; an issue names the header. */
+const HeadersSchema: v.GenericSchema<Record<string, string>> = v.pipe(
+  v.custom<Record<string, string>>(isPlainObject, mustBe('an object of header names to strings')),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const input: Record<string, unknown> = dataset.value
+    // Each name by its lower case: a second spelling of one header is refused (which would a client see?).
+    const seen = new Map<string, string>()
+    for (const name of Object.keys(input)) {
+      const problem = headerProblem(name, input[name], seen.get(name.toLowerCase()))
+      if (problem === undefined) {
+        seen.set(name.toLowerCase(), name)
+        continue
+      }
+      addIssue({ message: problem, path: [{ type: 'object', origin: 'value', input, key: shown(name), value: input[name] }] })
+      return
+    }
+  }),
+)
 
 /** The spec operation a route would answer instead of the simulator, if any. */
 const taken = ({ method, path }: { method: string; path: string }) =>
@@ -64,14 +137,7 @@ export const RouteSchema: v.GenericSchema<Route> = v.pipe(
     method: oneOf(ROUTE_METHODS),
     path: v.custom<string>((path) => typeof path === 'string' && PATH.test(path), mustBe('a path under the base such as "/store/{id}"')),
     status: integer(200, 599),
-    headers: v.optional(
-      v.custom<Record<string, string>>(
-        (headers) =>
-          isPlainObject(headers) &&
-          Object.entries(headers).every(([name, value]) => HEADER.test(name) && typeof value === 'string' && /^[^\r\n\0]*$/.test(value)),
-        mustBe('header names to strings (no Content-Length or connection header)'),
-      ),
-    ),
+    headers: v.optional(HeadersSchema),
     // Any JSON value, sent as JSON text (a string under a Content-Type that is not JSON is sent as it is).
     body: v.optional(v.custom<JsonValue>(() => true)),
     auth: v.optional(flag),
