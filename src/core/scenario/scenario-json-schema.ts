@@ -5,7 +5,7 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
 import { OPERATION_IDS } from '../operations/registry.js'
-import { MAX_ROUTES, ROUTE_METHODS } from '../routes/route-schema.js'
+import { HEADER_NAME, HEADER_VALUE, MAX_ROUTES, ROUTE_METHODS } from '../routes/route-schema.js'
 import type { Scenario } from './scenario.js'
 import { SCENARIO_PARTS, ScenarioSchema } from './scenario-schema.js'
 
@@ -65,7 +65,14 @@ const READ = {
         method: v.picklist(ROUTE_METHODS),
         path: v.pipe(v.string(), v.regex(/^\/[\x21-\x7e]*$/)),
         status: whole(200, 599),
-        headers: v.optional(v.record(v.string(), v.string())),
+        headers: v.optional(
+          v.pipe(
+            v.record(v.pipe(v.string(), v.regex(HEADER_NAME)), v.pipe(v.string(), v.regex(HEADER_VALUE))),
+            v.description(
+              'Sent as written. Names are RFC 9110 tokens; values hold tabs and characters U+0020 to U+007E and U+0080 to U+00FF only (what Node sends). Refused: Access-Control-* (the simulator answers CORS itself), hop-by-hop headers (Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade, Proxy-*), Content-Length, Content-Encoding, and one name twice in different cases.',
+            ),
+          ),
+        ),
         body: v.optional(v.unknown()),
         auth: v.optional(v.boolean()),
       }),
