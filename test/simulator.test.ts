@@ -126,7 +126,6 @@ describe('base URL', () => {
 
   test.each([
     ['GET', '/v1/store/orders/1/extra'],
-    ['GET', '/v1//store/orders'],
     ['GET', '/v1/Store/Orders'],
     ['GET', '/V1/store/orders'],
     ['GET', '/v1'],
@@ -146,6 +145,13 @@ describe('base URL', () => {
       status: 404,
     })
     expect(sim.orders()).toEqual(before)
+  })
+
+  test('answers a path a server behind could read as another (an empty segment) with 400 invalid_path', async () => {
+    const sim = createSimulator({ scenario: 'pending' })
+    server.use(...sim.handlers)
+    const response = await fetch('https://api.petstore.example/v1//store/orders', { headers: auth })
+    expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([400, 'invalid_path'])
   })
 
   test.each([
