@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { AdminOperation } from '../src/core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
@@ -85,6 +86,42 @@ describe('petstore-sim mcp (stdio)', () => {
     const result = await client.callTool({ name: 'getState', arguments: {} })
     expect(result.isError).toBe(true)
     expect(jsonOf(result)).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('127.0.0.1:9') })
+  })
+
+  test('a session argument that is no session id is the 400 a bad X-Sim-Session gets, as over POST /__sim/mcp, and opens no session', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    const stdio = await connect(['--url', origin])
+    const overHttp = new Client({ name: 'test', version: '1.0.0' })
+    await overHttp.connect(new StreamableHTTPClientTransport(new URL(`${origin}/__sim/mcp`)))
+    clients.push(overHttp)
+    // The header carries the first two as they are; fetch would refuse the line break and the emoji, trim the
+    // spaces (acting on session qa-1) and send no header for the empty one (acting on the default state).
+    for (const session of ['bad id with spaces', 'x'.repeat(300), 'bad\nid', '😀', ' qa-1 ', '']) {
+      const result = await stdio.callTool({ name: 'getState', arguments: { session } })
+      expect(result.isError, JSON.stringify(session)).toBe(true)
+      const body = jsonOf(result)
+      expect(body).toEqual({
+        code: 'invalid_request',
+        status: 400,
+        message: expect.stringMatching(/^Invalid session id .*: use 1 to 128 letters, digits and \. _ : - characters\.$/),
+      })
+      expect(body).toEqual(jsonOf(await overHttp.callTool({ name: 'getState', arguments: { session } })))
+    }
+    for (const session of ['bad id with spaces', 'x'.repeat(300)]) {
+      const header = await fetch(`${origin}/__sim/state`, { headers: { 'X-Sim-Session': session } })
+      expect(header.status).toBe(400)
+      expect(jsonOf(await stdio.callTool({ name: 'getState', arguments: { session } }))).toEqual(await header.json())
+    }
+    expect(sim.sessions()).toEqual([])
+  })
+
+  test('a PETSTORE_SIM_ADMIN_TOKEN that is no bearer token is one line and exit 2, the token not echoed', async () => {
+    const bad = run(process.execPath, [CLI, 'mcp', '--url', 'http://127.0.0.1:9'], { PETSTORE_SIM_ADMIN_TOKEN: 'two words\nsecret-part' })
+    expect(await bad.exited).toBe(2)
+    expect(bad.stderr().trim().split('\n')).toEqual([
+      'PETSTORE_SIM_ADMIN_TOKEN must be one word of letters, digits and -._~+/ characters (it is sent as a bearer token).',
+    ])
+    expect(bad.stdout()).toBe('')
   })
 
   test('stdout carries nothing but MCP messages, every request answered even when input ends right after it', async () => {

@@ -182,6 +182,30 @@ describe('POST /__sim/mcp', () => {
     expect(jsonOf(badSession)).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/session/i) })
   })
 
+  test('a session argument that is no session id is the very Error a bad X-Sim-Session header gets, and opens no session', async () => {
+    const { origin, sim } = await serve({ scenario: 'pending' })
+    const client = await connect(origin)
+    for (const session of ['bad id with spaces', 'x'.repeat(300), 'a\tb', 'é']) {
+      const header = await fetch(`${origin}/__sim/state`, { headers: { 'X-Sim-Session': session } })
+      expect(header.status).toBe(400)
+      const result = await client.callTool({ name: 'getState', arguments: { session } })
+      expect(result.isError).toBe(true)
+      expect(jsonOf(result)).toEqual(await header.json())
+    }
+    // What no header can carry as given is refused in the same words.
+    for (const session of ['', ' qa-1', 'bad\nid', '😀']) {
+      const result = await client.callTool({ name: 'reset', arguments: { scenario: 'shipped', session } })
+      expect(result.isError).toBe(true)
+      expect(jsonOf(result)).toEqual({
+        code: 'invalid_request',
+        status: 400,
+        message: `Invalid session id ${JSON.stringify(session)}: use 1 to 128 letters, digits and . _ : - characters.`,
+      })
+    }
+    expect(sim.sessions()).toEqual([])
+    expect(sim.orders().every((order) => order.status === 'pending')).toBe(true)
+  })
+
   test('a 204 operation says it is done; the contract is readable as resources', async () => {
     const { origin } = await serve({ scenario: 'pending' })
     const client = await connect(origin)

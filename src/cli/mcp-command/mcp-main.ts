@@ -1,6 +1,10 @@
 import type { Readable, Writable } from 'node:stream'
+import * as v from 'valibot'
 import { AdminError, clientOf, httpSend } from '../../core/admin/admin-client.js'
+import { isBearerToken } from '../../core/bearer-auth.js'
+import { SessionId } from '../../core/admin/admin-schemas.js'
 import { ErrorCode } from '../../core/error-codes.js'
+import { quote } from '../../core/quote-value.js'
 import { adminTools } from '../../transports/mcp/admin-tools.js'
 import type { Connect } from '../../transports/mcp/tool-call.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../transports/standalone/start-server.js'
@@ -75,17 +79,37 @@ function explained(error: AdminError, url: URL, token: string | undefined): Admi
   return error
 }
 
+/**
+ * The 400 a server gives an X-Sim-Session that is no session id, in its words (sessions.ts): said here,
+ * as the header cannot carry every such id as given (fetch refuses a line break or an emoji, and
+ * trims spaces, which would act on another session), and an empty one would act on the default state.
+ */
+const badSession = (session: string) =>
+  new AdminError(
+    400,
+    ErrorCode.InvalidRequest,
+    `Invalid session id ${quote(session)}: use 1 to 128 letters, digits and . _ : - characters.`,
+  )
+
+/** fetch's own failures to reach the server: refused, no such host (a TypeError with the network's cause), or the timeout. */
+const isUnanswered = (error: unknown): error is TypeError | DOMException =>
+  (error instanceof TypeError && error.cause !== undefined) || (error instanceof DOMException && error.name === 'TimeoutError')
+
 /** The admin API of the server at `url`: a server that does not answer is a refusal the assistant can read and act on. */
 function connectTo(url: URL, token: string | undefined): Connect {
   return (session) => {
+    if (session !== null && !v.is(SessionId, session)) {
+      const refused = badSession(session)
+      return clientOf(() => Promise.reject(refused))
+    }
     const send = httpSend(url, { token, session: session ?? undefined, timeoutMs: CALL_TIMEOUT_MS })
     return clientOf(async (call) => {
       try {
         return await send(call)
       } catch (error) {
         if (error instanceof AdminError) throw explained(error, url, token)
-        // fetch's TypeError (refused, no such host) or the timeout: anything else is a failure of this command's own.
-        if (!(error instanceof TypeError || (error instanceof DOMException && error.name === 'TimeoutError'))) throw error
+        // Anything else (a request fetch would not build) is a failure of this command's own.
+        if (!isUnanswered(error)) throw error
         const cause = error.cause instanceof Error ? error.cause.message : error.message
         throw new AdminError(
           503,
@@ -109,6 +133,7 @@ export interface McpIo {
 /** `petstore-sim mcp`: serves MCP on stdio until stdin closes; returns the exit code. Bad usage is one line on stderr, exit 2. */
 export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, io: McpIo): Promise<number> {
   let url: URL
+  const token = env['PETSTORE_SIM_ADMIN_TOKEN'] === '' ? undefined : env['PETSTORE_SIM_ADMIN_TOKEN']
   try {
     const { values } = readFlags(argv, MCP_FLAGS, usage)
     if (values['help'] === true) {
@@ -116,6 +141,11 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
       return 0
     }
     url = serverUrl(values['url'] as string | undefined)
+    // A token no server takes (as --admin-token is checked) would fail every call; fetch could not even send some.
+    if (token !== undefined && !isBearerToken(token))
+      throw new CliUsageError(
+        'PETSTORE_SIM_ADMIN_TOKEN must be one word of letters, digits and -._~+/ characters (it is sent as a bearer token).',
+      )
   } catch (error) {
     io.stderr(`${escapeControls(error instanceof Error ? error.message : String(error))}\n`)
     return 2
@@ -125,7 +155,6 @@ export async function mcpMain(argv: readonly string[], env: NodeJS.ProcessEnv, i
     import('../../transports/mcp/mcp-server.js'),
     import('../../transports/mcp/mcp-sdk.js'),
   ])
-  const token = env['PETSTORE_SIM_ADMIN_TOKEN'] === '' ? undefined : env['PETSTORE_SIM_ADMIN_TOKEN']
   for (const line of unknownVariableWarnings(env)) io.stderr(`${line}\n`)
   const { server, settled } = createMcpServer({
     tools: adminTools(),
