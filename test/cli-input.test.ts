@@ -220,3 +220,16 @@ describe('--max-session-memory', () => {
     expect(await refused(['--max-session-memory', value])).toMatch(/^--max-session-memory must be/)
   })
 })
+
+describe('a refused --proxy URL', () => {
+  test.each([
+    [['--proxy', 'http://user:pw@127.0.0.1:9/v1'], {}, '127.0.0.1:9/v1'],
+    [['--proxy', 'http://127.0.0.1:9/v1?key=sekrit'], {}, '127.0.0.1:9/v1'],
+    [[], { PETSTORE_SIM_PROXY: 'https://ann:pw@staging.example.test/v1?api_key=sekrit' }, 'staging.example.test/v1'],
+  ])('%j %j is one line, exit 1, naming it without its password or query', async (args, env, shown) => {
+    const line = await refused(args, env)
+    expect(line).toMatch(/^(--proxy|PETSTORE_SIM_PROXY) must be /)
+    expect(line).toContain(shown)
+    expect(line).not.toMatch(/pw|sekrit|ann/)
+  })
+})

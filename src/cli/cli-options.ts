@@ -16,6 +16,7 @@ import { joinDashedValues, unknownFlagHint } from './argv.js'
 import { readDeprecation } from './deprecation-flags.js'
 import { unknownVariableWarnings } from './env-warnings.js'
 import { FLAGS, type Flag } from './flags.js'
+import { shownUrl } from './service-flags.js'
 import { CliUsageError, type FlagReader, usageError } from './usage-error.js'
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; options: SimulatorServerOptions; quiet: boolean }
@@ -259,13 +260,17 @@ function readProxyFlags({ read, readBoolean, label }: FlagReader, options: Simul
     () => checkProxyOption(proxy),
     (error) => {
       const flag = PROXY_FLAGS[error.field] ?? 'proxy'
-      // The key is never echoed; the other values are the user's own.
+      // The key is never echoed, nor the target's user info or query; the other values are the user's own.
       throw new CliUsageError(
         error.message
           .replace(/^proxy\.\w+/, label(flag))
           .replace(
-            /, got .*\.$/,
-            timeout !== undefined && flag === 'proxy-timeout' ? `, got "${timeout}".` : flag === 'proxy' ? `, got "${target}".` : '.',
+            /, got .*\.$/s,
+            timeout !== undefined && flag === 'proxy-timeout'
+              ? `, got "${timeout}".`
+              : flag === 'proxy'
+                ? `, got "${shownUrl(target)}".`
+                : '.',
           ),
       )
     },

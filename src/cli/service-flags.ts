@@ -8,6 +8,18 @@ import { CliUsageError } from './usage-error.js'
 export const usageOf = (command: string) => (problem: string) =>
   new CliUsageError(`${problem} Run petstore-sim ${command} --help for the options.`)
 
+/**
+ * A URL a message echoes: without its user info or query (a password or a key may be in either),
+ * `http://***@host/v1`. Text that is no URL loses everything from a "?" on and up to its last "@".
+ */
+export function shownUrl(text: string): string {
+  if (!URL.canParse(text)) return text.replace(/[?#].*$/s, '').replace(/^([a-z][a-z\d+.-]*:\/*)?.*@/is, '$1***@')
+  const url = new URL(text)
+  const user = url.username !== '' || url.password !== '' ? '***@' : ''
+  // No host (mailto:, foo:user:pw@host): the path is all there is, and may hold user info as well.
+  return url.host === '' ? `${url.protocol}${url.pathname.replace(/^.*@/s, '***@')}` : `${url.protocol}//${user}${url.host}${url.pathname}`
+}
+
 /** The target as a base URL; never echoes a URL that carries credentials. */
 export function parseTarget(text: string | undefined, command: string): string {
   const usage = usageOf(command)
