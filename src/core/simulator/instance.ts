@@ -76,11 +76,11 @@ export interface InstanceFactory {
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
   load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /**
-   * A fresh, independent state at the initial state of `active`, sharing its
-   * orders with every other state of it. A session's state passes `charge`,
-   * told of the bytes the state holds of its own (it throws past the sessions' bound).
+   * A fresh, independent state at the initial state of `active`, sharing its orders with every other
+   * state of it. A session's state passes `charge`, told of the bytes the state holds of its own (it
+   * throws past the sessions' bound); `routeCharge`, of its recordings alone (the default state's).
    */
-  create(active: ActiveScenario, charge?: (bytes: number) => void): SimulatorInstance
+  create(active: ActiveScenario, charge?: (bytes: number) => void, routeCharge?: (bytes: number) => void): SimulatorInstance
   /** Puts a state back to the initial state of `next`, its controls restored and its clock restarted. */
   reload(instance: SimulatorInstance, next: ActiveScenario): Promise<void>
   /** From now on, states made have no timers: the simulator was closed. */
@@ -202,7 +202,7 @@ export function createInstanceFactory(
       const { scenario, source } = cache.resolve(input)
       return cache.activate(scenario, source, seed)
     },
-    create(active, charge) {
+    create(active, charge, routeCharge = charge) {
       // Before anything is made: a session whose schedule passes the sessions' bound is refused whole.
       const scheduleBytes = scheduleBytesOf(active)
       charge?.(scheduleBytes)
@@ -212,7 +212,7 @@ export function createInstanceFactory(
         ...(charge === undefined ? {} : { charge }),
         controls: createControls(Math.random, time.now),
         journal: createJournal(checked.journalSize),
-        routes: createRouteBook(active.scenario.routes ?? [], charge),
+        routes: createRouteBook(active.scenario.routes ?? [], routeCharge),
         coverage: createCoverageCounter(),
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)'), time),
         active,

@@ -27,7 +27,7 @@ export interface SimulatorInternals {
   time: TimeSource
   /** The scenarios folder (`scenariosDir`), or undefined without one. */
   folder: ScenarioFolder | undefined
-  /** What the sessions hold in all, in bytes, as counted against `sessions.maxBytes`. */
+  /** What the sessions hold in all, with the default state's recordings, in bytes, as counted against `sessions.maxBytes`. */
   sessionBytes(): number
   /** Whether a session with this id is live (listing them all would copy every journal). */
   hasSession(id: string): boolean

@@ -38,8 +38,13 @@ export interface Sessions {
   end(id: string): boolean
   /** Whether a session with this id is live, without touching it. */
   has(id: string): boolean
-  /** What the sessions hold in all, in bytes, as counted against the bound. */
+  /** What the sessions hold in all, and the default state's recordings, in bytes, as counted against the bound. */
   bytes(): number
+  /**
+   * Charges the default state's recorded routes against the same bound: what the sessions may hold in
+   * all (--max-session-memory) bounds every state's recordings. Throws past it; never closed.
+   */
+  chargeDefault: SessionCharge
   /** Stops the timers of every session. */
   close(): void
 }
@@ -53,6 +58,13 @@ export interface SessionLimits {
 
 /** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
 export type SessionCharge = (bytes: number) => void
+
+/** Throws the `ValidationError` of a bad session id. */
+function checkId(id: string): void {
+  if (!SESSION_ID.test(id)) {
+    throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
+  }
+}
 
 /** The 503 of a bound the sessions reached, with when to try again. */
 function tooManySessions(message: string, retryAfterSeconds: number): ApiError {
@@ -120,7 +132,7 @@ export function createSessions(
       add: (bytes) => (used += bytes),
       refuse: () =>
         tooManySessions(
-          `The sessions hold ${mebibytes(used)} of the ${mebibytes(limits.maxSessionBytes)} they may in all (sessions.maxBytes, --max-session-memory). ${HOW_TO_END}, or reset this one.`,
+          `The sessions (with the routes the default state recorded) hold ${mebibytes(used)} of the ${mebibytes(limits.maxSessionBytes)} they may in all (sessions.maxBytes, --max-session-memory). ${HOW_TO_END}, or reset this one.`,
           untilRoom(now()),
         ),
       limit: limits.maxSessionBytes,
@@ -153,9 +165,7 @@ export function createSessions(
 
   return {
     get(id, beforeCreate) {
-      if (!SESSION_ID.test(id)) {
-        throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
-      }
+      checkId(id)
       const time = now()
       for (const [key, entry] of sessions) {
         if (time - entry.lastUsed <= limits.idleMs) break
@@ -179,6 +189,7 @@ export function createSessions(
     },
     has: (id) => sessions.has(id),
     bytes: () => used,
+    chargeDefault: chargeOf({ bytes: 0, closed: false }),
     close() {
       for (const { instance } of sessions.values()) instance.lifecycle.stop()
     },

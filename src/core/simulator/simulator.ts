@@ -74,13 +74,14 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
   const folder = openFolder(options.scenariosDir, files?.openFolder, time)
   const factory = createInstanceFactory(options, checked, generation, { folder, loadFile: files?.loadFile }, time)
   let root: SimulatorInstance
+  // Made first (it reads the root's scenario only when a session starts): the root's recordings share its bound.
+  const sessions = createSessions(checked, () => root.active, factory.create, time.now)
   try {
-    root = factory.create(factory.load(options.scenario ?? 'default', seed))
+    root = factory.create(factory.load(options.scenario ?? 'default', seed), undefined, sessions.chargeDefault)
   } catch (error) {
     folder?.close()
     throw error
   }
-  const sessions = createSessions(checked, () => root.active, factory.create, time.now)
 
   const dispatcher = createDispatcher({
     base: checked.base,
