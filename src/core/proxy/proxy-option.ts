@@ -16,7 +16,17 @@ export interface ProxyOption {
   record?: boolean
 }
 
-/** Checks the `proxy` option; null when there is none. A message never holds the key. */
+/**
+ * The target as a message may show it: scheme, host and path; never user info or a query, which may
+ * hold secrets. Text that is no URL with a host ("user:pw@host" reads as scheme "user:") is not echoed.
+ */
+function shownTarget(url: URL | null): string {
+  if (url === null || url.host === '') return 'text that is not a URL with a host (not shown)'
+  const dropped = [url.username !== '' || url.password !== '' ? 'user info' : '', url.search !== '' ? 'a query' : ''].filter(Boolean)
+  return `"${url.protocol}//${url.host}${url.pathname}"${dropped.length === 0 ? '' : ` with ${dropped.join(' and ')} (not shown)`}`
+}
+
+/** Checks the `proxy` option; null when there is none. A message never holds the key, a password or a query. */
 export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | null {
   if (option === undefined) return null
   const { target, key, timeoutSeconds = DEFAULT_PROXY_TIMEOUT_MS / 1000, record = false } = option
@@ -24,7 +34,7 @@ export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | 
   if (!/^https?:$/.test(url?.protocol ?? '') || url?.search !== '' || url.username !== '' || url.password !== '')
     throw new ValidationError(
       'proxy.target',
-      `proxy.target must be the http(s) URL of the real service's API base, with no query or user info, such as https://staging.example.test/v1, got "${target}".`,
+      `proxy.target must be the http(s) URL of the real service's API base, with no query or user info, such as https://staging.example.test/v1, got ${shownTarget(url)}.`,
     )
   if (key !== undefined && !isBearerToken(key)) throw new ValidationError('proxy.key', 'proxy.key must be a bearer token.')
   if (!(timeoutSeconds > 0 && timeoutSeconds <= 600))
