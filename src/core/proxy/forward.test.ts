@@ -1,14 +1,19 @@
 import { gzipSync } from 'node:zlib'
 import { afterEach, expect, test } from 'vitest'
+import { HOSTILE_ANSWERS, type RawTarget, startRawTarget } from '../../../test/support/hostile-target.js'
 import { closedPort, type StandIn, startStandIn } from '../../../test/support/stand-in.js'
 import { ApiError } from '../api-error.js'
 import { forward, type ForwardRequest } from './forward.js'
+import { unsendable } from './target-answer.js'
 
 const KEY = 'real-service-key-0123456789'
 let standIn: StandIn | undefined
+let rawTarget: RawTarget | undefined
 afterEach(async () => {
   await standIn?.close()
+  await rawTarget?.close()
   standIn = undefined
+  rawTarget = undefined
 })
 
 const request = (overrides: Partial<ForwardRequest> = {}): ForwardRequest => ({
@@ -170,4 +175,42 @@ test("the client's abort stops the forward and is thrown", async () => {
   const pending = forward(request({ signal: controller.signal }), { target: `${standIn.origin}/v1` })
   setTimeout(() => controller.abort(new Error('client gone')), 20)
   await expect(pending).rejects.toThrow('client gone')
+})
+
+test('an answer that is not HTTP, is cut off, or has a header Node cannot send is 502 proxy_bad_answer, never the key', async () => {
+  rawTarget = await startRawTarget()
+  for (const name of Object.keys(HOSTILE_ANSWERS)) {
+    const answer = await forward(request({ target: `/hostile/${name}` }), { target: `${rawTarget.origin}/v1`, key: KEY })
+    expect(answer, name).toMatchObject({ status: 502, forwarded: true, failure: 'proxy_bad_answer' })
+    const body = JSON.parse(text(answer.body))
+    expect(body, name).toEqual({ code: 'proxy_bad_answer', message: expect.stringContaining(`${rawTarget.origin}/v1`), status: 502 })
+    expect(body.message, name).not.toContain(KEY)
+  }
+})
+
+test('a target that closes the connection before sending a byte stays 502 proxy_unreachable', async () => {
+  rawTarget = await startRawTarget({ silent: '' })
+  const answer = await forward(request({ target: '/silent' }), { target: `${rawTarget.origin}/v1` })
+  expect(answer).toMatchObject({ status: 502, failure: 'proxy_unreachable' })
+})
+
+test('a header value Fetch takes but Node refuses makes an answer unsendable; a name holding the key is not shown', () => {
+  expect(unsendable(200, new Headers({ 'X-Ok': 'caf\xe9\ttab' }), KEY)).toBeNull()
+  for (const value of ['a\x01b', 'a\x7fb', 'a\x1bb'])
+    expect(unsendable(200, new Headers({ 'X-Value': value }), KEY)).toBe('with a control character in the value of its header "x-value"')
+  const named = new Headers()
+  named.append(KEY, 'a\x01')
+  expect(unsendable(200, named, KEY)).toBe(
+    'with a control character in the value of its header (its name not shown: it holds the proxy key)',
+  )
+})
+
+test("a passed-back answer carries Content-Security-Policy: sandbox, in place of the target's own", async () => {
+  standIn = await startStandIn((_, res) =>
+    res
+      .writeHead(200, { 'Content-Type': 'text/html', 'Content-Security-Policy': 'default-src *; sandbox allow-same-origin allow-scripts' })
+      .end('<script>fetch("/__sim/state")</script>'),
+  )
+  const answer = await forward(request(), { target: `${standIn.origin}/v1` })
+  expect(answer.headers).toMatchObject({ 'content-type': 'text/html', 'content-security-policy': 'sandbox' })
 })

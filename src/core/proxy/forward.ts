@@ -3,6 +3,7 @@ import { ErrorCode } from '../error-codes.js'
 import { systemErrorCode } from '../system-error-code.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import { hopByHop } from './hop-by-hop.js'
+import { isBadAnswer, passedBackHeaders, unsendable } from './target-answer.js'
 
 /** The request as the client sent it, relative to the API base. */
 export interface ForwardRequest {
@@ -29,9 +30,13 @@ export interface ProxyOptions {
   time?: TimeSource
 }
 
-type ProxyFailure = typeof ErrorCode.ProxyTimeout | typeof ErrorCode.ProxyUnreachable | typeof ErrorCode.ProxyAnswerTooLarge
+type ProxyFailure =
+  | typeof ErrorCode.ProxyTimeout
+  | typeof ErrorCode.ProxyUnreachable
+  | typeof ErrorCode.ProxyAnswerTooLarge
+  | typeof ErrorCode.ProxyBadAnswer
 
-/** The answer to pass back: the target's (minus hop-by-hop headers), or one of the three Error answers. */
+/** The answer to pass back: the target's (minus hop-by-hop headers, plus a sandboxing CSP), or one of the four Error answers. */
 export interface ForwardedAnswer {
   status: number
   /** Lower-case names; repeated ones joined with ", " (Set-Cookie apart, below). */
@@ -55,10 +60,6 @@ const MAX_PROXY_ANSWER_BYTES = 32 * 1024 * 1024
  * server's, and msw's marker is msw's.
  */
 const NOT_FORWARDED = new Set(['host', 'content-length', 'expect', 'accept-encoding', 'x-msw-intention'])
-/** Answer headers the transport sets for the body passed back, and Set-Cookie, passed back line by line. */
-const NOT_PASSED_BACK = new Set(['content-length', 'set-cookie'])
-/** The codings Fetch (undici) decodes; an answer in only these arrives decoded. */
-const DECODED_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd', 'identity'])
 const UNSENDABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 /** Prefer without its `code=` preference: that one steers the simulator (`Prefer: code=409`), never the real service. */
@@ -88,27 +89,6 @@ function outgoingHeaders(incoming: Iterable<readonly [string, string]>, key: str
   // msw's own bypass mark (its bypass() adds it): where msw intercepts fetch (setupServer), it lets this request
   // out instead of handing it to the simulator's handlers again. `*/*` first, as fetch would send without one.
   headers.set('Accept', `${headers.get('Accept') ?? '*/*'}, msw/passthrough`)
-  return headers
-}
-
-/** The target's answer headers, less those of its connection and those the simulator owns. */
-function passedBackHeaders(answer: Headers): Record<string, string> {
-  const isHop = hopByHop(answer.get('connection'))
-  const codings = (answer.get('content-encoding') ?? '').split(',').map((coding) => coding.trim().toLowerCase())
-  const decoded = codings.every((coding) => coding === '' || DECODED_CODINGS.has(coding))
-  const headers: Record<string, string> = {}
-  for (const [name, value] of answer) {
-    // The simulator answers CORS itself: the target's would be a second, conflicting set.
-    if (isHop(name) || NOT_PASSED_BACK.has(name) || name.startsWith('access-control-')) continue
-    if (name === 'content-encoding' && decoded) continue
-    // defineProperty: a "__proto__" header stays a plain own property.
-    Object.defineProperty(headers, name, {
-      value: Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
-  }
   return headers
 }
 
@@ -172,8 +152,9 @@ async function readBounded(response: Response, max: number, abort: () => void): 
  * and resolves with what to pass back. Redirects are passed back, not
  * followed. Never rejects for the target's sake: a timeout is 504
  * `proxy_timeout`, an unreachable target 502 `proxy_unreachable`, an answer
- * over the bound 502 `proxy_answer_too_large`. Throws an `ApiError` (400)
- * for a request that cannot be forwarded, and the client's abort reason.
+ * over the bound 502 `proxy_answer_too_large`, one that is not HTTP, is cut
+ * off or could not be sent on 502 `proxy_bad_answer`. Throws an `ApiError`
+ * (400) for a request that cannot be forwarded, and the client's abort reason.
  */
 export async function forward(request: ForwardRequest, options: ProxyOptions): Promise<ForwardedAnswer> {
   request.signal?.throwIfAborted()
@@ -185,6 +166,8 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
   const max = options.maxAnswerBytes ?? MAX_PROXY_ANSWER_BYTES
   const controller = new AbortController()
   let timedOut = false
+  // Set once the status and headers came: a failure after is the answer's, never the connection's.
+  let answered = false
   const time = options.time ?? systemTime
   const timer = time.setTimeout(() => {
     timedOut = true
@@ -203,6 +186,12 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
       signal: controller.signal,
       ...(body === null ? {} : { body }),
     })
+    answered = true
+    const refused = unsendable(response.status, response.headers, options.key)
+    if (refused !== null) {
+      controller.abort()
+      return failed(ErrorCode.ProxyBadAnswer, 502, `The proxy target ${shown} answered ${refused}; it is not passed back.`)
+    }
     const answer = await readBounded(response, max, () => controller.abort())
     if (answer === null)
       return failed(
@@ -220,11 +209,19 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
   } catch (error) {
     if (request.signal?.aborted === true) throw request.signal.reason
     if (timedOut) return failed(ErrorCode.ProxyTimeout, 504, `The proxy target ${shown} sent no whole answer within ${timeoutMs / 1000} s.`)
-    const code = systemErrorCode(error instanceof Error ? error.cause : undefined) ?? systemErrorCode(error)
+    const cause = error instanceof Error ? error.cause : undefined
+    const code = systemErrorCode(cause) ?? systemErrorCode(error)
+    const shownCode = code === undefined ? '' : ` (${code})`
+    if (isBadAnswer(cause, answered))
+      return failed(
+        ErrorCode.ProxyBadAnswer,
+        502,
+        `The proxy target ${shown} sent an answer that is not valid HTTP or was cut off${shownCode}.`,
+      )
     return failed(
       ErrorCode.ProxyUnreachable,
       502,
-      `The proxy target ${shown} could not be reached or gave no whole answer${code === undefined ? '' : ` (${code})`}.`,
+      `The proxy target ${shown} could not be reached or closed the connection without answering${shownCode}.`,
     )
   } finally {
     time.clearTimeout(timer)

@@ -4,6 +4,9 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transf
 /** An RFC 9110 token: what a header name may be. */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
+/** A header value Node's `validateHeaderValue` sends: tab, visible ASCII and space, and bytes 0x80-0xff (obs-text). */
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+
 /**
  * A test of whether a header (any case) belongs to one connection: the fixed
  * hop-by-hop ones, any `proxy-*`, and those the message's own `Connection`
