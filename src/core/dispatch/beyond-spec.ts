@@ -3,7 +3,7 @@ import { ErrorCode } from '../error-codes.js'
 import { pathText } from '../operations/api-path.js'
 import { matchRoute } from '../operations/routing.js'
 import type { Reply } from '../reply.js'
-import { createRouteTable, routeReply } from '../routes/route-table.js'
+import { routeReply } from '../routes/route-table.js'
 import type { Instance, RequestContext } from './request-context.js'
 
 // What answers a request under the base that no spec operation takes, before its 404 or 405
@@ -18,9 +18,9 @@ function pathUnderBase(context: RequestContext): string {
   return path === '' ? '/' : path
 }
 
-/** A scenario's route for this method and path: its answer, after the key check unless it says `"auth": false`. The table is made per request: only requests no operation takes pay for it. */
+/** A scenario's route for this method and path: its answer, after the key check unless it says `"auth": false`. The state's table is compiled already (route-book.ts). */
 function answerRoute(context: RequestContext, instance: Instance): Reply | undefined {
-  const match = createRouteTable(instance.routes.list()).match(context.request.method, pathUnderBase(context))
+  const match = instance.routes.match(context.request.method, pathUnderBase(context))
   if (match === null) return undefined
   if (match.route.auth !== false) {
     context.authorization = context.request.header('Authorization')
@@ -34,7 +34,7 @@ function answerRoute(context: RequestContext, instance: Instance): Reply | undef
  * method the path answers (the spec operation's and the routes'), or an OPTIONS' 204 saying them.
  */
 function notAllowed(context: RequestContext, instance: Instance): Reply | undefined {
-  const methods = createRouteTable(instance.routes.list()).methodsAt(pathUnderBase(context))
+  const methods = instance.routes.methodsAt(pathUnderBase(context))
   if (methods.length === 0 || context.url === null) return undefined
   const own = matchRoute(context.url, context.setup.base)?.operation.method
   const allow = [...new Set([...(own === undefined ? [] : [own]), ...methods])].join(', ')

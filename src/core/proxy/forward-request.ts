@@ -1,9 +1,8 @@
 import type { Instance, ProxySetup, RequestContext } from '../dispatch/request-context.js'
 import { pathText } from '../operations/api-path.js'
 import type { Reply } from '../reply.js'
-import { createRouteTable } from '../routes/route-table.js'
 import { forward } from './forward.js'
-import { recordedRoute } from './record.js'
+import { recordInto } from './record.js'
 
 // Forwarding and recording, loaded by a proxy's first request (proxy-option.ts): only Node.js builds
 // check a proxy option, so a page's bundle holds none of this code.
@@ -30,12 +29,7 @@ export async function forwardRequest(context: RequestContext, instance: Instance
     { target: proxy.target, ...(proxy.key === undefined ? {} : { key: proxy.key }), timeoutMs: proxy.timeoutMs, time: context.setup.time },
   )
   context.forwarded = true
-  if (proxy.record) {
-    const decision = recordedRoute({ method: request.method, target, answer }, proxy.key)
-    // The first answer per method and path is kept: one a route answers already is not.
-    const answered =
-      'route' in decision && createRouteTable(instance.routes.list()).match(decision.route.method, decision.route.path) !== null
-    if ('route' in decision && !answered) instance.routes.add(decision.route)
-  }
+  // The book keeps the first answer per method and path, within the state's bounds.
+  if (proxy.record) recordInto(instance.routes, { method: request.method, target, answer }, proxy.key)
   return { status: answer.status, headers: answer.headers, body: answer.body, setCookie: answer.setCookie }
 }

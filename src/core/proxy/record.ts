@@ -1,7 +1,9 @@
-import { parseExactJson } from '../exact-json.js'
+import { parseExactJsonFile } from '../exact-json.js'
 import type { JsonValue } from '../glossary.js'
+import { jsonText } from '../json-text.js'
+import type { RouteBook } from '../routes/route-book.js'
 import { type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
-import { createRouteTable, isJsonMediaType, pathSegments, type Route } from '../routes/route-table.js'
+import { type HeldRoute, isJsonMediaType, pathSegments, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
 import { HEADER_NAME, hopByHop } from './hop-by-hop.js'
 
@@ -13,34 +15,51 @@ export interface RecordedExchange {
   answer: Pick<ForwardedAnswer, 'status' | 'headers' | 'body' | 'failure'>
 }
 
-/** A route to add, or why the exchange is not one. */
-export type RecordDecision = { route: Route } | { skipped: string }
+/** A route to add (a body held as its bytes, in `raw`), or why the exchange is not one. */
+export type RecordDecision = { route: HeldRoute } | { skipped: string }
 
 /**
  * Never written: credentials and cookies, headers the transport sets per
- * answer, a `Date` that would be stale forever, and the target's CORS (the
- * simulator answers CORS itself).
+ * answer, a `Date` that would be stale forever, the target's CORS (the
+ * simulator answers CORS itself) and the sandboxing policy, which every
+ * route's answer gets anew (route-table.ts).
  */
-const NEVER_RECORDED = new Set(['authorization', 'cookie', 'set-cookie', 'content-length', 'content-encoding', 'date'])
+const NEVER_RECORDED = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'content-length',
+  'content-encoding',
+  'date',
+  'content-security-policy',
+])
 /** Keys shorter than this are not searched for in bodies: they cannot be told from other text (as `verify` redacts). */
 const MIN_SEARCHED_KEY = 8
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
+/** The key as it may show in a header: as sent, and percent-encoded (none without a key). */
+function secretsOf(key: string | undefined): string[] {
+  return key === undefined || key === '' ? [] : [key, encodeURIComponent(key)]
+}
+
 /**
  * The headers of an answer that may be written into a scenario: none that
- * carries credentials, cookies, the key (as sent or percent-encoded) or
- * anything the transport sets itself. Names lower-case; undefined when none is left.
+ * carries credentials, cookies, the key (as sent or percent-encoded, in its
+ * name or its value) or anything the transport sets itself. Names
+ * lower-case; undefined when none is left.
  */
 export function recordableHeaders(pairs: Iterable<readonly [string, string]>, key?: string): Record<string, string> | undefined {
   const all = [...pairs]
   const connection = all.filter(([name]) => name.toLowerCase() === 'connection').map(([, value]) => value)
   const isHop = hopByHop(connection.length === 0 ? null : connection.join(','))
-  const secrets = key === undefined || key === '' ? [] : [key, encodeURIComponent(key)]
+  const secrets = secretsOf(key)
   const kept: Record<string, string> = {}
   for (const [name, value] of all) {
     const lower = name.toLowerCase()
     if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value) || isHop(lower) || NEVER_RECORDED.has(lower)) continue
-    if (lower.startsWith('access-control-') || secrets.some((secret) => value.includes(secret))) continue
+    // A name is compared in lower case: Fetch gives names so, whatever the case the target wrote.
+    const carries = secrets.some((secret) => value.includes(secret) || lower.includes(secret.toLowerCase()))
+    if (lower.startsWith('access-control-') || carries) continue
     Object.defineProperty(kept, lower, {
       value: Object.hasOwn(kept, lower) ? `${kept[lower]}, ${value}` : value,
       enumerable: true,
@@ -51,8 +70,25 @@ export function recordableHeaders(pairs: Iterable<readonly [string, string]>, ke
   return Object.keys(kept).length === 0 ? undefined : kept
 }
 
-/** The body as a route holds it: JSON as its value, text as a string (sent back under its Content-Type), else why not. */
-function recordableBody(body: Uint8Array, contentType: string | undefined): { body?: JsonValue } | { skipped: string } {
+/** A body held as its bytes: answered as they are, read as a value only when shown. */
+function rawBody(bytes: Uint8Array, json: boolean): RawBody {
+  return {
+    bytes,
+    value: () => {
+      const text = new TextDecoder().decode(bytes)
+      return json ? (parseExactJsonFile(text) as JsonValue) : text
+    },
+  }
+}
+
+type BodyCheck = { raw?: RawBody; value?: JsonValue; text?: string } | { skipped: string }
+
+/**
+ * The body as a route holds it, its bytes copied (they are no longer the answer's), with its value and
+ * text for the checks that follow, or why it is not recorded. The value is read once here (which
+ * refuses text that is not JSON exactly as a load of the saved file would) and then dropped.
+ */
+function recordableBody(body: Uint8Array, contentType: string | undefined): BodyCheck {
   if (body.length === 0) return {}
   if (body.length > MAX_ROUTE_BODY_BYTES) return { skipped: `the body is ${body.length} bytes, over ${MAX_ROUTE_BODY_BYTES} (1 MiB)` }
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -64,27 +100,28 @@ function recordableBody(body: Uint8Array, contentType: string | undefined): { bo
   } catch {
     return { skipped: 'the body is not UTF-8 text' }
   }
-  if (!json) return { body: text }
+  const raw = rawBody(new Uint8Array(body), json)
+  if (!json) return { raw, value: text, text }
   try {
-    return { body: parseExactJson(text) as JsonValue }
+    return { raw, value: parseExactJsonFile(text) as JsonValue, text }
   } catch {
     return { skipped: 'the body is labelled JSON but is not valid JSON' }
   }
 }
 
-/** Whether a body carries the key: such an answer is not recorded at all. */
-function carriesKey(body: JsonValue | undefined, key: string | undefined): boolean {
-  if (body === undefined || key === undefined || key.length < MIN_SEARCHED_KEY) return false
-  const text =
-    typeof body === 'string' ? body : JSON.stringify(body, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))
-  return text.includes(key) || text.includes(encodeURIComponent(key))
+/** Whether a body carries the key, as it came or as it would be saved (escapes read): such an answer is not recorded at all. */
+function carriesKey(text: string | undefined, value: JsonValue | undefined, key: string | undefined): boolean {
+  if (text === undefined || key === undefined || key.length < MIN_SEARCHED_KEY) return false
+  const has = (written: string) => secretsOf(key).some((secret) => written.includes(secret))
+  return has(text) || (text.includes('\\') && has(jsonText(value)))
 }
 
 /**
  * Whether a forwarded answer becomes a route: a status below 500, a body of
  * at most 1 MiB that is JSON or text (or none), a path a route can hold.
- * The route has the answer's status, its recordable headers and its body;
- * it requires a key, as the service's operations do.
+ * The route has the answer's status, its recordable headers and its body
+ * as the bytes that came (`raw`, never parsed to keep); it requires a key,
+ * as the service's operations do.
  */
 export function recordedRoute(exchange: RecordedExchange, key?: string): RecordDecision {
   const { answer } = exchange
@@ -96,27 +133,31 @@ export function recordedRoute(exchange: RecordedExchange, key?: string): RecordD
   const headers = recordableHeaders(Object.entries(answer.headers), key)
   const body = recordableBody(answer.body, answer.headers['content-type'])
   if ('skipped' in body) return body
-  if (carriesKey(body.body, key)) return { skipped: 'the body carries the proxy key' }
-  const candidate = { method: exchange.method, path, status: answer.status, ...(headers === undefined ? {} : { headers }), ...body }
+  if (carriesKey(body.text, body.value, key)) return { skipped: 'the body carries the proxy key' }
+  const candidate = { method: exchange.method, path, status: answer.status, ...(headers === undefined ? {} : { headers }) }
   const fail: Fail = (_, problem) => {
     throw new Error(problem)
   }
   try {
-    return { route: parseRoute(candidate, 'recorded', fail) }
+    // Checked with its value, as a scenario's route would be (within 1 MiB as JSON, none on HEAD or 204); kept with its bytes.
+    const { body: _checked, ...route } = parseRoute(
+      { ...candidate, ...(body.value === undefined ? {} : { body: body.value }) },
+      'recorded',
+      fail,
+    )
+    return { route: body.raw === undefined ? route : { ...route, raw: body.raw } }
   } catch (error) {
     return { skipped: error instanceof Error ? error.message : String(error) }
   }
 }
 
 /**
- * The routes with this exchange's route added, when it is recordable and
- * the first for its method and path (no route answers it yet); otherwise
- * the same list. A full list (1,000 routes) takes no more.
+ * Records this exchange's route in `book` when it is recordable; the book
+ * keeps the first per method and path, within its bounds. Returns whether it was added.
  */
-export function recordInto(routes: readonly Route[], exchange: RecordedExchange, key?: string): readonly Route[] {
-  if (routes.length >= MAX_ROUTES) return routes
+export function recordInto(book: RouteBook, exchange: RecordedExchange, key?: string): boolean {
+  // A full book, or one that answers this already, takes no more: the body is not even read.
+  if (book.list().length >= MAX_ROUTES || book.match(exchange.method, exchange.target) !== null) return false
   const decision = recordedRoute(exchange, key)
-  if ('skipped' in decision) return routes
-  if (createRouteTable(routes).match(decision.route.method, decision.route.path) !== null) return routes
-  return [...routes, decision.route]
+  return 'route' in decision && book.add(decision.route)
 }

@@ -1,37 +1,69 @@
 import { jsonText } from '../json-text.js'
 import { MAX_ROUTES, type Route } from './route-schema.js'
+import { createRouteTable, type HeldRoute, type RouteTable } from './route-table.js'
 
-/** The most bytes of routes one state may gain by recording, as JSON: past it, nothing more is recorded. */
+/** The most bytes of routes one state may gain by recording (as `heldBytes` counts them): past it, nothing more is recorded. */
 const MAX_RECORDED_ROUTE_BYTES = 16 * 1024 * 1024
+/** What a recorded route holds besides its body and its text: its objects, its compiled segments, its place in the table. */
+const ROUTE_OVERHEAD_BYTES = 512
 
 /** The routes of one state: its scenario's, and those recorded while forwarding. */
-export interface RouteBook {
-  list(): readonly Route[]
+export interface RouteBook extends Pick<RouteTable, 'match' | 'methodsAt'> {
+  /** The routes as held, in order: a recorded one's body is `raw` (see `shownRoute`). No copy is made. */
+  list(): readonly HeldRoute[]
   /**
-   * Adds a recorded route the list does not answer yet (the caller matched it), when the state's bounds
-   * (MAX_ROUTES, MAX_RECORDED_ROUTE_BYTES, `charge`) allow it. Returns whether it was added.
+   * Adds a recorded route when no route answers its method and path yet (the first answer per method
+   * and path is kept) and the state's bounds (MAX_ROUTES, MAX_RECORDED_ROUTE_BYTES, `charge`) allow
+   * it. Returns whether it was added. Compiles that route alone.
    */
-  add(route: Route): boolean
-  /** Back to a scenario's routes (a reset, a load): recorded ones are dropped. */
+  add(route: HeldRoute): boolean
+  /** Back to a scenario's routes (a reset, a load): recorded ones are dropped, the table built afresh. */
   reset(routes: readonly Route[]): void
 }
 
-/** A route book; `charge` counts recorded bytes against a session's bound and throws when they would pass it. */
+/**
+ * What a recorded route holds, in bytes: its body's bytes exactly (held as a Uint8Array, outside the JS
+ * heap), its other fields as UTF-16 text (2 bytes a character, as a string may take) with its path once
+ * more for the compiled segments, and a fixed share for the objects. A parsed body (never recorded so)
+ * would count as its JSON text alone, which understates it: recording keeps bytes.
+ */
+export function heldBytes(route: HeldRoute): number {
+  const { raw, body, ...fields } = route
+  const text = jsonText(fields).length + route.path.length + (body === undefined ? 0 : jsonText(body).length)
+  return (raw?.bytes.byteLength ?? 0) + 2 * text + ROUTE_OVERHEAD_BYTES
+}
+
+/** A route as a scenario writes it (a state view, an export, a save): a recorded body read as its value now. */
+export function shownRoute(route: HeldRoute): Route {
+  const { raw, ...shown } = route
+  return raw === undefined ? shown : { ...shown, body: raw.value() }
+}
+
+/**
+ * A route book; `charge` counts recorded bytes against the sessions' shared bound (a session's, or the
+ * default state's) and throws when they would pass it. The table is compiled here, once per list: a
+ * request only looks a route up.
+ */
 export function createRouteBook(initial: readonly Route[], charge?: (bytes: number) => void): RouteBook {
-  let routes = initial
+  let routes: readonly HeldRoute[] = initial
+  let table = createRouteTable(routes)
   let recorded = 0
   return {
     list: () => routes,
+    match: (method, path) => table.match(method, path),
+    methodsAt: (path) => table.methodsAt(path),
     add(route) {
-      const bytes = jsonText(route).length
-      if (routes.length >= MAX_ROUTES || recorded + bytes > MAX_RECORDED_ROUTE_BYTES) return false
+      if (routes.length >= MAX_ROUTES || table.match(route.method, route.path) !== null) return false
+      const bytes = heldBytes(route)
+      if (recorded + bytes > MAX_RECORDED_ROUTE_BYTES) return false
       try {
         charge?.(bytes)
       } catch {
-        // The session's bound is reached: the answer is still passed back, just not recorded.
+        // The sessions' bound is reached: the answer is still passed back, just not recorded.
         return false
       }
       recorded += bytes
+      table.add(route, routes.length)
       routes = [...routes, route]
       return true
     },
@@ -39,6 +71,7 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
       charge?.(-recorded)
       recorded = 0
       routes = next
+      table = createRouteTable(routes)
     },
   }
 }

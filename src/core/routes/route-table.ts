@@ -1,11 +1,27 @@
+import type { JsonValue } from '../glossary.js'
 import { jsonText } from '../json-text.js'
 import { type Route, templateSegments } from './route-schema.js'
 
 export type { Route } from './route-schema.js'
 
+/**
+ * A recorded body, held as the bytes that came: answered as they are, and read as a value only when
+ * shown (a state view, an export, a save), so that what a state holds is what its bound counts.
+ */
+export interface RawBody {
+  readonly bytes: Uint8Array
+  /** The body as a scenario writes it: JSON as its value (every digit kept), text as a string. Reads it anew each time. */
+  value(): JsonValue
+}
+
+/** A route as a state holds it: a recorded one has `raw` in place of `body`. */
+export interface HeldRoute extends Route {
+  readonly raw?: RawBody
+}
+
 /** The route that answers a request, and its place in the scenario's list (for the journal and the panel). */
 interface RouteMatch {
-  route: Route
+  route: HeldRoute
   index: number
 }
 
@@ -14,10 +30,12 @@ export interface RouteTable {
   match(method: string, path: string): RouteMatch | null
   /** The methods some route answers at this path, for a 405's `Allow`; empty when none. */
   methodsAt(path: string): string[]
+  /** Adds the route at `index` (the end of the list): it compiles that route alone. */
+  add(route: HeldRoute, index: number): void
 }
 
 interface CompiledRoute {
-  route: Route
+  route: HeldRoute
   index: number
   /** Each segment's literal text, or null for `{name}`. */
   segments: (string | null)[]
@@ -35,36 +53,62 @@ export function pathSegments(path: string): string[] {
 }
 
 function matches(template: readonly (string | null)[], segments: readonly string[]): boolean {
-  if (template.length !== segments.length) return false
-  return template.every((literal, index) => (literal === null ? segments[index] !== '' : literal === segments[index]))
+  for (let index = 0; index < template.length; index++) {
+    const literal = template[index]
+    if (literal === null ? segments[index] === '' : literal !== segments[index]) return false
+  }
+  return true
 }
 
+/** Whether `a` answers before `b`: the more specific first, then the first declared. */
+const before = (a: CompiledRoute, b: CompiledRoute) => a.rank > b.rank || (a.rank === b.rank && a.index < b.index)
+
 /**
- * Indexes checked routes (see `parseRoutes`) by method. Among the routes
- * that match a request, a literal segment beats a `{name}` at the first
- * place they differ; the first declared wins between routes of one shape.
+ * Indexes checked routes (see `parseRoutes`) by method and number of
+ * segments, each list in the order routes win: among the routes that match a
+ * request, a literal segment beats a `{name}` at the first place they differ;
+ * the first declared wins between routes of one shape. Built once per list (a
+ * state's load or reset), grown by `add`: a request only reads it, and one
+ * whose method and segment count no route has costs a lookup or two.
  */
-export function createRouteTable(routes: readonly Route[]): RouteTable {
-  const byMethod = new Map<string, CompiledRoute[]>()
-  routes.forEach((route, index) => {
+export function createRouteTable(routes: readonly HeldRoute[]): RouteTable {
+  const byMethod = new Map<string, Map<number, CompiledRoute[]>>()
+  /** The list a route goes in, and its compiled form. */
+  function place(route: HeldRoute, index: number): [CompiledRoute[], CompiledRoute] {
     const segments = templateSegments(route.path)
     const compiled = { route, index, segments, rank: segments.map((segment) => (segment === null ? '0' : '1')).join('') }
-    byMethod.set(route.method, [...(byMethod.get(route.method) ?? []), compiled])
+    const byLength = byMethod.get(route.method) ?? new Map<number, CompiledRoute[]>()
+    byMethod.set(route.method, byLength)
+    const list = byLength.get(segments.length) ?? []
+    byLength.set(segments.length, list)
+    return [list, compiled]
+  }
+  const lists = new Set<CompiledRoute[]>()
+  routes.forEach((route, index) => {
+    const [list, compiled] = place(route, index)
+    list.push(compiled)
+    lists.add(list)
   })
+  for (const list of lists) list.sort((a, b) => (before(a, b) ? -1 : 1))
+  function add(route: HeldRoute, index: number): void {
+    const [list, compiled] = place(route, index)
+    // The last in list order goes after every route of its rank: one walk back from the end.
+    let at = list.length
+    while (at > 0 && before(compiled, list[at - 1] as CompiledRoute)) at--
+    list.splice(at, 0, compiled)
+  }
+  const candidates = (method: string, segments: readonly string[]) => byMethod.get(method)?.get(segments.length) ?? []
   return {
     match(method, path) {
       const segments = pathSegments(path)
-      let best: CompiledRoute | undefined
-      for (const candidate of byMethod.get(method) ?? []) {
-        if (!matches(candidate.segments, segments)) continue
-        if (best === undefined || candidate.rank > best.rank) best = candidate
-      }
+      const best = candidates(method, segments).find((candidate) => matches(candidate.segments, segments))
       return best === undefined ? null : { route: best.route, index: best.index }
     },
     methodsAt(path) {
       const segments = pathSegments(path)
-      return [...byMethod].filter(([, compiled]) => compiled.some((each) => matches(each.segments, segments))).map(([method]) => method)
+      return [...byMethod.keys()].filter((method) => candidates(method, segments).some((each) => matches(each.segments, segments)))
     },
+    add,
   }
 }
 
@@ -74,21 +118,24 @@ export function isJsonMediaType(contentType: string | undefined | null): boolean
   return type === 'application/json' || type.endsWith('+json')
 }
 
-/** A route's Content-Type, whatever the case of its name. */
-function contentTypeOf(headers: Readonly<Record<string, string>>): string | undefined {
-  return Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1]
+/** A header's name as a route spells it, whatever the case asked for. */
+function nameOf(headers: Readonly<Record<string, string>>, lower: string): string | undefined {
+  return Object.keys(headers).find((name) => name.toLowerCase() === lower)
 }
 
 /**
- * A route's answer, ready for a transport. A body is sent as JSON, with
- * `Content-Type: application/json` unless the route names one; a string body
- * under a Content-Type that is not JSON (`text/plain`, as recording keeps
- * text) is sent as it is.
+ * A route's answer, ready for a transport. A recorded body goes as the bytes
+ * that came (a copy: in process they reach the caller's hands), under its
+ * recorded Content-Type. Another body is sent as JSON, with `Content-Type:
+ * application/json` unless the route names one; a string body under a
+ * Content-Type that is not JSON (`text/plain`) is sent as it is.
  */
-export function routeReply(route: Route): { status: number; headers: Record<string, string>; body: string | null } {
+export function routeReply(route: HeldRoute): { status: number; headers: Record<string, string>; body: Uint8Array | string | null } {
   const headers = { ...route.headers }
+  if (route.raw !== undefined) return { status: route.status, headers, body: route.raw.bytes.slice() }
   if (route.body === undefined) return { status: route.status, headers, body: null }
-  const contentType = contentTypeOf(headers)
+  const typeName = nameOf(headers, 'content-type')
+  const contentType = typeName === undefined ? undefined : headers[typeName]
   if (contentType === undefined) headers['Content-Type'] = 'application/json'
   if (typeof route.body === 'string' && contentType !== undefined && !isJsonMediaType(contentType))
     return { status: route.status, headers, body: route.body }

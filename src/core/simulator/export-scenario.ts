@@ -2,6 +2,7 @@ import { faultInputOf } from '../controls/faults.js'
 import type { LatencyInput, LatencyRanges, LatencySettings } from '../controls/latency.js'
 import type { LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { DEFAULT_DEPRECATION } from '../operations/get-pet-by-id.js'
+import { shownRoute } from '../routes/route-book.js'
 import { SCENARIO_NAME } from '../scenario/scenario-limits.js'
 import type { Scenario } from '../scenario/scenario.js'
 import { toOrder } from '../state/order-store.js'
@@ -62,7 +63,8 @@ export function exportScenario(instance: SimulatorInstance, options: ExportOptio
   if (scenario.pets !== undefined) exported.pets = scenario.pets
   // The scenario's routes and those recorded since: a saved state answers offline as this one does.
   const routes = instance.routes.list()
-  if (routes.length > 0) exported.routes = routes.map((route) => ({ ...route }))
+  // A recorded body, held as bytes, is read as its value here: the same value, every digit kept.
+  if (routes.length > 0) exported.routes = routes.map(shownRoute)
   const latency = controls.latency()
   if (latency !== null) exported.latency = latencyOf(latency)
   const faults = controls.faults()

@@ -8,6 +8,7 @@ import { mapValidation, ValidationError } from '../validation-error.js'
 import { parseDuration } from '../lifecycle/duration.js'
 import { expectOrderId } from '../int64.js'
 import { buildPact } from '../pact/build-pact.js'
+import { shownRoute } from '../routes/route-book.js'
 import { checkPactNames } from '../pact/pact-names.js'
 import { exportScenario } from './export-scenario.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
@@ -151,6 +152,7 @@ function stateOf(instance: SimulatorInstance, checked: CheckedOptions): Simulato
       proxy: checked.proxy === null ? null : { target: checked.proxy.target, record: checked.proxy.record },
     },
     orders: store.all().map(toOrder),
-    routes: instance.routes.list().map((route) => ({ ...route })),
+    // Each a copy; a recorded body read as its value now (it is held as bytes).
+    routes: instance.routes.list().map(shownRoute),
   }
 }
