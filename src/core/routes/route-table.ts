@@ -123,15 +123,31 @@ function nameOf(headers: Readonly<Record<string, string>>, lower: string): strin
   return Object.keys(headers).find((name) => name.toLowerCase() === lower)
 }
 
+/** A policy with a bare `sandbox` directive (no allow-* token): the page it covers has an opaque origin. */
+const SANDBOXED = /(?:^|[,;])\s*sandbox\s*(?:$|[,;])/i
+
 /**
- * A route's answer, ready for a transport. A recorded body goes as the bytes
- * that came (a copy: in process they reach the caller's hands), under its
- * recorded Content-Type. Another body is sent as JSON, with `Content-Type:
- * application/json` unless the route names one; a string body under a
- * Content-Type that is not JSON (`text/plain`) is sent as it is.
+ * Served on the simulator's own origin, a route's page (text/html) would be same-origin with `/__sim`;
+ * sandboxed, its origin is opaque. A route's own policy stays: a second policy only adds limits.
+ */
+function sandboxed(headers: Record<string, string>): void {
+  const name = nameOf(headers, 'content-security-policy')
+  const own = name === undefined ? undefined : headers[name]
+  if (name === undefined || own === undefined) headers['Content-Security-Policy'] = 'sandbox'
+  else if (!SANDBOXED.test(own)) headers[name] = `${own}, sandbox`
+}
+
+/**
+ * A route's answer, ready for a transport, with `Content-Security-Policy:
+ * sandbox`. A recorded body goes as the bytes that came (a copy: in process
+ * they reach the caller's hands), under its recorded Content-Type. Another
+ * body is sent as JSON, with `Content-Type: application/json` unless the
+ * route names one; a string body under a Content-Type that is not JSON
+ * (`text/plain`) is sent as it is.
  */
 export function routeReply(route: HeldRoute): { status: number; headers: Record<string, string>; body: Uint8Array | string | null } {
   const headers = { ...route.headers }
+  sandboxed(headers)
   if (route.raw !== undefined) return { status: route.status, headers, body: route.raw.bytes.slice() }
   if (route.body === undefined) return { status: route.status, headers, body: null }
   const typeName = nameOf(headers, 'content-type')
