@@ -21,6 +21,8 @@ const drawn = (seed: number): Scenario => ({
 
 const shippedIds = (sim: Simulator) => sim.orders().flatMap((order) => (order.status === 'shipped' ? [Number(order.id)] : []))
 
+// Every simulator here runs on a test time source: the simulated clock is the machine's time plus what was
+// advanced, so on the real one a slow machine would ship orders between a step and its assertion.
 /** The ids in the order they ship, advancing the clock a second at a time for a minute. */
 async function shippingOrder(sim: Simulator): Promise<number[]> {
   const order: number[] = []
@@ -33,7 +35,7 @@ async function shippingOrder(sim: Simulator): Promise<number[]> {
 
 describe('shipping over time on a simulated clock', () => {
   test('with shipAfter, every pending order ships once that much time has passed: complete becomes true; a cancelled one never ships', async () => {
-    const sim = createSimulator({ scenario: 'pending', lifecycle: { shipAfter: '30s' } })
+    const sim = createSimulator({ scenario: 'pending', lifecycle: { shipAfter: '30s' }, time: testTime() })
     await sim.updateOrder(3, { status: 'cancelled' })
     await sim.advanceClock('29s')
     expect(shippedIds(sim)).toEqual([])
@@ -50,20 +52,20 @@ describe('shipping over time on a simulated clock', () => {
   })
 
   test('{ min, max } draws each delay from the seed: orders ship in the same order twice, and in the order the clock announced', async () => {
-    const first = createSimulator({ scenario: drawn(7) })
+    const first = createSimulator({ scenario: drawn(7), time: testTime() })
     const announced = first.clock().pending.map((transition) => Number(transition.orderId))
     const order = await shippingOrder(first)
     expect(order).toHaveLength(10)
     expect(order).toEqual(announced)
     expect(order).not.toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
-    expect(await shippingOrder(createSimulator({ scenario: drawn(7) }))).toEqual(order)
-    expect(await shippingOrder(createSimulator({ scenario: drawn(8) }))).not.toEqual(order)
+    expect(await shippingOrder(createSimulator({ scenario: drawn(7), time: testTime() }))).toEqual(order)
+    expect(await shippingOrder(createSimulator({ scenario: drawn(8), time: testTime() }))).not.toEqual(order)
     // The simulator's seed option draws the same as the scenario's own seed.
-    expect(await shippingOrder(createSimulator({ scenario: drawn(1), seed: 7 }))).toEqual(order)
+    expect(await shippingOrder(createSimulator({ scenario: drawn(1), seed: 7, time: testTime() }))).toEqual(order)
   })
 
   test('an added order ships that long after it was added; one set back to pending ships anew; a reset starts the clock afresh', async () => {
-    const sim = createSimulator({ scenario: 'shipped', lifecycle: { shipAfter: '30s' } })
+    const sim = createSimulator({ scenario: 'shipped', lifecycle: { shipAfter: '30s' }, time: testTime() })
     await sim.advanceClock('20s')
     await sim.addOrder({ petId: 12 })
     await sim.updateOrder(1, { status: 'pending', complete: false })
@@ -78,23 +80,24 @@ describe('shipping over time on a simulated clock', () => {
 
   test("the option overrides the scenario, and null turns a scenario's lifecycle off", async () => {
     const scenario: Scenario = { name: 'moving', orders: [{ id: 1 }], lifecycle: { shipAfter: '1s' } }
-    const off = createSimulator({ scenario, lifecycle: null })
+    const off = createSimulator({ scenario, lifecycle: null, time: testTime() })
     await off.advanceClock('1h')
     expect(off.order(1)?.status).toBe('pending')
     expect(off.state().options.lifecycle).toBeNull()
-    const slower = createSimulator({ scenario, lifecycle: { shipAfter: '2s' } })
+    const slower = createSimulator({ scenario, lifecycle: { shipAfter: '2s' }, time: testTime() })
     await slower.advanceClock('1s')
     expect(slower.order(1)?.status).toBe('pending')
     expect(slower.state().options.lifecycle).toEqual({ min: 2000, max: 2000 })
   })
 
   test("over HTTP: POST /__sim/clock advances a session's clock only, GET /__sim/clock shows the time and what is to come", async () => {
-    const { origin, sim } = await serve({ scenario: 'pending', lifecycle: { min: '10s', max: '20s' } })
+    const time = testTime()
+    const { origin, sim } = await serve({ scenario: 'pending', lifecycle: { min: '10s', max: '20s' }, time })
     const session = { 'X-Sim-Session': 'clock-1', 'Content-Type': 'application/json' }
     const before = (await (await fetch(`${origin}/__sim/clock`, { headers: session })).json()) as Record<string, unknown>
     expect(before).toMatchObject({ advancedMs: 0, lifecycle: { min: 10_000, max: 20_000 } })
     expect((before['pending'] as unknown[]).length).toBe(3)
-    expect(Date.parse(before['now'] as string)).toBeGreaterThan(Date.now() - 5000)
+    expect(before['now']).toBe(new Date(time.now()).toISOString())
     const advanced = await fetch(`${origin}/__sim/clock`, { method: 'POST', headers: session, body: '{"advance":"20s"}' })
     expect(advanced.status).toBe(200)
     expect(await advanced.json()).toMatchObject({ advancedMs: 20_000, pending: [] })
@@ -178,13 +181,18 @@ describe('a lifecycle that is not one is refused at load, naming the field', () 
 describe('the race: a cancel and a ship of one order at the same moment end one way only', () => {
   type Outcome = 'cancelled' | 'shipped'
 
-  /** Ms to hold the cancel and the ship back in a round: one side by 0 to 4 ms, turn about, so that each side wins some rounds. */
+  /**
+   * Turns of the event loop to hold the cancel and the ship back in a round: one side by 0 to 4, turn about,
+   * so that each side wins some rounds. Turns, not milliseconds: who goes first does not hang on the machine's speed.
+   */
   const stagger = (round: number): [cancel: number, ship: number] => {
     const offset = (round % 9) - 4
     return offset < 0 ? [0, -offset] : [offset, 0]
   }
-  const later = <T>(ms: number, run: () => Promise<T>): Promise<T> =>
-    ms === 0 ? run() : new Promise((resolve) => setTimeout(resolve, ms)).then(run)
+  const later = async <T>(turns: number, run: () => Promise<T>): Promise<T> => {
+    for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve))
+    return run()
+  }
 
   /** Checks one round's end and that it stays so: a cancelled order never ships later. */
   async function settle(sim: Simulator, status: number, code: string | null): Promise<Outcome> {
@@ -200,7 +208,7 @@ describe('the race: a cancel and a ship of one order at the same moment end one 
 
   test('200 rounds in process: a ship applied by advancing the clock against a cancel through msw', async () => {
     const { setupServer } = await import('msw/node')
-    const sim = createSimulator({ scenario: 'pending', lifecycle: { shipAfter: '10s' } })
+    const sim = createSimulator({ scenario: 'pending', lifecycle: { shipAfter: '10s' }, time: testTime() })
     const server = setupServer(...sim.handlers)
     server.listen(withUnhandledStrategy(server, {}, 'error'))
     try {
@@ -225,7 +233,7 @@ describe('the race: a cancel and a ship of one order at the same moment end one 
   }, 60_000)
 
   test('200 rounds over HTTP: POST /__sim/clock against DELETE /v1/store/orders/1, sent together', async () => {
-    const { origin, sim } = await serve({ scenario: 'pending', lifecycle: { shipAfter: '10s' } })
+    const { origin, sim } = await serve({ scenario: 'pending', lifecycle: { shipAfter: '10s' }, time: testTime() })
     const outcomes = { cancelled: 0, shipped: 0 }
     for (let round = 0; round < 200; round++) {
       await sim.reset()

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { createSimulator, ErrorCode } from '../src/index.js'
 import { KEY } from './support/harness.js'
 import { useAppServers } from './support/serve.js'
+import { testTime } from './support/test-time.js'
 
 const serve = useAppServers()
 const auth = { Authorization: `Bearer ${KEY}` }
@@ -185,7 +186,7 @@ describe('the admin API refuses bad changes with an Error naming the field, and 
     ['a clock body without advance', 'POST', '/clock', '{}', 400, 'invalid_request', /advance is required/],
     ['a clock body with another field', 'POST', '/clock', '{"advance":"1s","to":"2030"}', 400, 'invalid_request', /Unknown field "to"/],
   ])('%s', async (_, method, path, body, status, code, message) => {
-    const { origin, sim } = await serve({ scenario: 'pending', lifecycle: { shipAfter: '30s' } })
+    const { origin, sim } = await serve({ scenario: 'pending', lifecycle: { shipAfter: '30s' }, time: testTime() })
     const before = { state: sim.state(), clock: { ...sim.clock(), now: undefined } }
     const answer = await admin(origin, method, path, body)
     expect(answer.status).toBe(status)

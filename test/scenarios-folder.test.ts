@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createSimulator, type Scenario, type Simulator, type SimulatorView } from '../src/index.js'
 import { createAjv } from './support/ajv.js'
+import { testTime } from './support/test-time.js'
 
 // The scenarios folder in process (issue 32): createSimulator({ scenariosDir }), reset by file name,
 // exportScenario and saveScenario. The same over HTTP is in scenarios-folder-http.test.ts.
@@ -154,11 +155,10 @@ describe('a scenarios folder in process', () => {
     const dir = folderWith({ 'qa-big.json': qaBig })
     simulator({ scenariosDir: dir })
     writeFileSync(join(dir, 'qa-big.json'), '{"name": "qa-big", "orders": [}')
+    // The folder's watch runs on the machine's clock (it takes no time source): a bound for a busy machine, not a speed.
     await vi.waitFor(
       () => expect(warn.mock.calls.some(([line]) => String(line).includes('qa-big.json": the file is not valid JSON'))).toBe(true),
-      {
-        timeout: 3000,
-      },
+      { timeout: 15_000 },
     )
   })
 
@@ -169,7 +169,10 @@ describe('a scenarios folder in process', () => {
     rmSync(dir, { recursive: true })
     expect(() => sim.reset('qa-big')).toThrow(/neither a built-in scenario nor a file/)
     mkdirSync(dir)
-    await vi.waitFor(() => expect(warn.mock.calls.some(([line]) => String(line).includes(`${dir} is back`))).toBe(true), { timeout: 5000 })
+    // Polled every 2 s of the machine's clock (the watch takes no time source): a bound for a busy machine, not a speed.
+    await vi.waitFor(() => expect(warn.mock.calls.some(([line]) => String(line).includes(`${dir} is back`))).toBe(true), {
+      timeout: 15_000,
+    })
     writeFileSync(join(dir, 'qa-big.json'), '{"orders": [{"id": 3}]}')
     await sim.reset('qa-big')
     expect(sim.orders()).toEqual([{ id: 3, status: 'pending' }])
@@ -219,7 +222,8 @@ describe('exportScenario and saveScenario', () => {
 
   test('saveScenario writes <name>.json that the schema accepts and that loads back, in a session too', async () => {
     const dir = folderWith()
-    const sim = simulator({ scenariosDir: dir, scenario: qaBig, lifecycle: { min: '10s', max: '1m' } })
+    // On a time of the test's: on the machine's, a slow run would ship the session's orders before the compare.
+    const sim = simulator({ scenariosDir: dir, scenario: qaBig, lifecycle: { min: '10s', max: '1m' }, time: testTime() })
     const mine = sim.session('qa-run')
     await mine.updateOrder(1, { status: 'shipped' })
     mine.addFault({ operation: 'cancelOrder', kind: 'network' })
@@ -229,7 +233,7 @@ describe('exportScenario and saveScenario', () => {
     expect(file).toContain('"id": 9007199254740993')
     expect(validateAgainstSchema(JSON.parse(file))).toBe(true)
     expect(JSON.parse(file)).toMatchObject({ name: 'qa-saved', description: 'from a session', lifecycle: { min: '10s', max: '60s' } })
-    const other = simulator({ scenariosDir: dir })
+    const other = simulator({ scenariosDir: dir, time: testTime() })
     await other.reset('qa-saved')
     expect(snapshot(other)).toEqual(snapshot(mine))
     expect(sim.orders().find((order) => order.id === 1)?.status).toBe('pending')
