@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { KEY, TRANSPORTS } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { testTime } from './support/test-time.js'
 
 const auth = { Authorization: `Bearer ${KEY}` }
@@ -60,11 +60,22 @@ describe.each(TRANSPORTS)('$name', ({ use }) => {
   })
 
   test('a hang fault answers nothing until the client gives up', async () => {
-    const api = simulate({ scenario: 'pending' })
+    const time = testTime()
+    const api = simulate({ scenario: 'pending', time })
     api.sim.addFault({ operation: 'cancelOrder', kind: 'hang', times: 1 })
-    await expect(
-      api.fetch(`${await api.base()}/store/orders/1`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(200) }),
-    ).rejects.toThrow()
+    const giveUp = new AbortController()
+    let settled = false
+    const cancel = api.fetch(`${await api.base()}/store/orders/1`, { method: 'DELETE', headers: auth, signal: giveUp.signal })
+    void cancel.then(
+      () => (settled = true),
+      () => (settled = true),
+    )
+    // Held: the hang's wait is set, and nothing came back.
+    await time.untilPending()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(settled).toBe(false)
+    giveUp.abort()
+    await expect(cancel).rejects.toThrow()
     expect(api.sim.orders()[0]?.status).toBe('pending')
     expect((await api.cancel(1)).status).toBe(204)
   })
@@ -184,6 +195,7 @@ describe('scenario files', () => {
 
 describe('admin API', () => {
   const serve = useAppServers()
+  useAdminApi()
 
   test('POST, GET and DELETE /__sim/faults manage faults; bad input is a 400', async () => {
     const { origin } = await serve({ scenario: 'pending' })

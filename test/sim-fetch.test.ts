@@ -1,6 +1,7 @@
 import { expect, test, vi } from 'vitest'
 import { createSimulator, type SimulatorOptions } from '../src/index.js'
 import '../src/vitest.js'
+import { testTime } from './support/test-time.js'
 
 // What sim.fetch does as a fetch (input, signal, errors, streams, the URL it answers); what it answers is
 // in the behaviour suites, which run through it as one of their transports (test/support/harness.ts).
@@ -11,6 +12,17 @@ const LIST = `${API}/store/orders`
 
 function simulator(options: SimulatorOptions = { scenario: 'pending' }) {
   return createSimulator(options)
+}
+
+/** How a promise settles before the next turn of the event loop: its value, its rejection, or still pending. */
+function settledNow<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown } | 'pending'> {
+  return Promise.race([
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    new Promise<'pending'>((resolve) => setImmediate(resolve, 'pending')),
+  ])
 }
 
 /** How a promise settles within `ms`: its value, its rejection, or still pending. */
@@ -123,21 +135,27 @@ test('an aborted signal rejects with its reason before anything is recorded or c
 })
 
 test('aborting during a latency rejects at once with the signal’s reason', async () => {
-  const sim = createSimulator({ scenario: 'pending', latency: 5_000 })
+  const time = testTime()
+  const sim = createSimulator({ scenario: 'pending', latency: 5_000, time })
   const controller = new AbortController()
   const pending = sim.fetch(LIST, { headers: auth, signal: controller.signal })
-  expect(await within(50, pending)).toBe('pending')
+  await time.untilPending()
+  expect(await settledNow(pending)).toBe('pending')
   controller.abort()
-  const settled = await within(50, pending)
+  const settled = await settledNow(pending)
   expect(settled).not.toBe('pending')
   expect((settled as { error: DOMException }).error.name).toBe('AbortError')
 })
 
 test('aborting during a hang rejects at once with the signal’s reason (a timeout’s TimeoutError)', async () => {
-  const sim = simulator()
+  // The hang waits on the test's time, which never moves: only the signal ends it. Its 100 ms are real, being
+  // AbortSignal.timeout's own; the test waits for the signal however long it takes, then for nothing more.
+  const sim = simulator({ scenario: 'pending', time: testTime() })
   sim.addFault({ operation: 'cancelOrder', kind: 'hang', times: 1 })
-  const pending = sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(100) })
-  const settled = await within(1_000, pending)
+  const signal = AbortSignal.timeout(100)
+  const pending = sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: auth, signal })
+  await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+  const settled = await settledNow(pending)
   expect((settled as { error: DOMException }).error.name).toBe('TimeoutError')
   expect(sim.order(1)?.status).toBe('pending')
 })
@@ -145,6 +163,8 @@ test('aborting during a hang rejects at once with the signal’s reason (a timeo
 test('a slow body streams: its first piece comes before the last, and aborting mid-body errors the stream with the reason', async () => {
   const sim = simulator()
   sim.addFault({ operation: 'listOrders', kind: 'slow-body', durationMs: 1_000 })
+  // Paced on the real clock (the body stream takes no time source): a piece every 100 ms, each timer set when the
+  // one before fired. The bounds below order timers, so a busy machine that runs them all late still passes.
   const whole = await sim.fetch(LIST, { headers: auth })
   expect(whole.status).toBe(200)
   const reader = (whole.body as ReadableStream<Uint8Array>).getReader()
@@ -160,7 +180,7 @@ test('a slow body streams: its first piece comes before the last, and aborting m
   expect(await within(150, body)).toBe('pending')
   const reason = new Error('enough')
   controller.abort(reason)
-  expect(await within(50, body)).toEqual({ error: reason })
+  expect(await settledNow(body)).toEqual({ error: reason })
 })
 
 test('aborting after the answer arrived still errors a body not yet read, as a real fetch does', async () => {

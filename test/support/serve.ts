@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach } from 'vitest'
+import { afterEach, beforeAll } from 'vitest'
 import type { Simulator } from '../../src/index.js'
 import { createSimulatorApp, type SimulatorAppOptions } from '../../src/server.js'
 import { createHttpServer } from '../../src/transports/node/http-server.js'
@@ -47,4 +47,20 @@ export function useAppServers(): (
     running.push(server)
     return { origin: server.origin, sim }
   }
+}
+
+/**
+ * Loads, in the file's beforeAll, what its first admin answer would otherwise load inside a test: the admin app
+ * (express, which a server imports on its first /__sim request) and the setup file's checker of admin answers
+ * (ajv and the admin document). About a second on an idle machine, several on a busy one: set-up, not the test's.
+ */
+export function useAdminApi(): void {
+  beforeAll(async () => {
+    const server = await listen(createSimulatorApp().listener)
+    try {
+      await (await fetch(`${server.origin}/__sim/state`)).text()
+    } finally {
+      await server.close()
+    }
+  })
 }
