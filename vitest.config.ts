@@ -9,5 +9,10 @@ export default defineConfig({
     isolate: true,
     // Checks every admin answer a test gets from fetch against the admin document, made from the admin table.
     setupFiles: ['test/support/validate-admin-responses.ts'],
+    // Sized for a busy machine, not an idle one (vitest's own are 5 s and 10 s): beside four CPU-bound processes
+    // on two cores (npm run test:loaded) a test runs three to four times slower, and must still pass. A test that
+    // needs more says so on itself, with why; heavy set-up (a bundle, a browser, a server) goes in beforeAll.
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
   },
 })

@@ -11,6 +11,8 @@ export default defineConfig({
     // after another, each closing its own msw server, so no two patch fetch at once; `npm test` isolates them.
     maxWorkers: '100%',
     isolate: false,
+    // The property-based and model suites make a few runs here and their full count in `npm test` (test/support/runs.ts).
+    env: { VITEST_QUICK: '1' },
     include: ['test/*.test.ts', 'src/**/*.test.ts'],
     exclude: [
       ...configDefaults.exclude,
@@ -33,6 +35,8 @@ export default defineConfig({
       'test/playwright-fixture.test.ts',
       'test/scaling.test.ts',
       'test/scenarios-folder-hazards.test.ts',
+      // A state of 100,000 orders through the event stream: a fifth of the quick loop's CPU for three tests.
+      'test/admin-events-large.test.ts',
     ],
   },
 })

@@ -3,6 +3,7 @@ import { getResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
+import { runs } from './support/runs.js'
 import { useAppServers } from './support/serve.js'
 
 const SEED = Number(process.env['FC_SEED'] ?? Math.floor(Math.random() * 2 ** 31))
@@ -59,7 +60,7 @@ describe('over HTTP', () => {
         await expectWellFormed(await fetch(`${origin}/v1/store/orders`, { headers: { Authorization: authorization } }))
         await expectWellFormed(await fetch(`${origin}/v1/pets/${encodeURIComponent(id)}`, { headers: { Authorization: `Bearer ${KEY}` } }))
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: runs(300, 30) },
     )
     expect(errors).toEqual([])
   }, 120_000)
@@ -72,7 +73,7 @@ describe('over HTTP', () => {
         const response = await fetch(`${origin}/v1/store/orders/${raw}`, { method: 'DELETE', headers: { Authorization: `Bearer ${KEY}` } })
         await expectWellFormed(response)
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: runs(300, 30) },
     )
     expect(errors).toEqual([])
   }, 120_000)
@@ -93,6 +94,6 @@ test('in process, arbitrary path ids and Authorization headers never give a 5xx 
         if (response !== undefined) await expectWellFormed(response)
       }
     }),
-    { seed: SEED, numRuns: 1000 },
+    { seed: SEED, numRuns: runs(1000, 100) },
   )
 }, 120_000)

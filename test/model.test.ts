@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import type { AfterCancel } from '../src/core/glossary.js'
 import { createSimulator, type Simulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
+import { runs } from './support/runs.js'
 import { useAppServers } from './support/serve.js'
 
 /**
@@ -13,6 +14,9 @@ import { useAppServers } from './support/serve.js'
  */
 const SEED = Number(process.env['FC_SEED'] ?? Math.floor(Math.random() * 2 ** 31))
 console.log(`[model] fast-check seed ${SEED} (replay with FC_SEED=${SEED})`)
+/** Sequences per scenario in process, and over HTTP: fewer in the quick loop (support/runs.ts). */
+const IN_PROCESS_RUNS = runs(150, 15)
+const HTTP_RUNS = runs(100, 10)
 
 const SCENARIOS = ['default', 'pending', 'shipped', 'missing', 'bad-key'] as const
 type ScenarioName = (typeof SCENARIOS)[number]
@@ -143,7 +147,7 @@ const parse = async (response: Response) => {
 
 describe.each(['keep', 'remove'] as const)('afterCancel: %s', (afterCancel) => {
   test.each(SCENARIOS)(
-    'in process, starting from %s: 150 random sequences follow the model',
+    `in process, starting from %s: ${IN_PROCESS_RUNS} random sequences follow the model`,
     async (scenario) => {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (sequence) => {
@@ -160,7 +164,7 @@ describe.each(['keep', 'remove'] as const)('afterCancel: %s', (afterCancel) => {
           }
           await fc.asyncModelRun(() => ({ model: initialModel(scenario, afterCancel), real }), sequence)
         }),
-        { seed: SEED, numRuns: 150 },
+        { seed: SEED, numRuns: IN_PROCESS_RUNS },
       )
     },
     60_000,
@@ -170,7 +174,7 @@ describe.each(['keep', 'remove'] as const)('afterCancel: %s', (afterCancel) => {
 describe('over HTTP', () => {
   const serve = useAppServers()
 
-  test('100 random sequences against the standalone server follow the model, resets through the admin API', async () => {
+  test(`${HTTP_RUNS} random sequences against the standalone server follow the model, resets through the admin API`, async () => {
     const { origin, sim } = await serve({ scenario: 'pending', exposeStatus: true })
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.commands(commands, { maxCommands: 15 }), async (start, sequence) => {
@@ -188,7 +192,7 @@ describe('over HTTP', () => {
         await real.reset(start)
         await fc.asyncModelRun(() => ({ model: initialModel(start, 'keep'), real }), sequence)
       }),
-      { seed: SEED, numRuns: 100 },
+      { seed: SEED, numRuns: HTTP_RUNS },
     )
   }, 120_000)
 })
