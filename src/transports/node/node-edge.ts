@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { type ApiError, errorReply, invalidRequest, payloadTooLarge } from '../../core/api-error.js'
+import { type ApiError, invalidRequest, payloadTooLarge } from '../../core/api-error.js'
 import type { RouteUrl } from '../../core/operations/routing.js'
 import { quote } from '../../core/quote-value.js'
-import { PACE_PIECES, pacedPieces, type Reply, type SimRequest } from '../../core/reply.js'
+import type { SimRequest } from '../../core/reply.js'
+
+export { sendError, writeReply } from './write-reply.js'
 
 /**
  * Node's side of every HTTP answer, shared by the front door, the health
@@ -175,48 +177,6 @@ export function readBody(req: IncomingMessage, limit: number, done: (error: ApiE
   req.on('data', onData)
   req.once('end', () => finish(null))
   req.once('error', () => finish(invalidRequest('The request body could not be read.')))
-}
-
-/** Writes the pieces of a paced body one every `paceMs / PACE_PIECES`, stopping if the client leaves. */
-function writePaced(res: ServerResponse, body: Uint8Array, paceMs: number): void {
-  const pieces = pacedPieces(body)
-  const next = () => {
-    if (res.destroyed) return
-    res.write(pieces.shift() as Uint8Array)
-    if (pieces.length === 0) res.end()
-    else setTimeout(next, paceMs / PACE_PIECES)
-  }
-  setTimeout(next, paceMs / PACE_PIECES)
-}
-
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
-
-/**
- * Writes an answer to Node's response: `headers` (the CORS ones) and the
- * reply's in one `writeHead`, with Content-Length when it has a body, then
- * the body, at once or paced. A network failure drops the connection, as a
- * client sees one. Headers set before (`res.setHeader`) are kept.
- */
-export function writeReply(res: ServerResponse, reply: Reply, headers: Readonly<Record<string, string>> = NO_HEADERS): void {
-  if (reply.networkError !== undefined) {
-    res.socket?.destroy()
-    return
-  }
-  const head: string[] = []
-  for (const name in headers) head.push(name, headers[name] as string)
-  for (const name in reply.headers) head.push(name, reply.headers[name] as string)
-  for (const line of reply.setCookie ?? []) head.push('Set-Cookie', line)
-  const body = reply.body === null ? null : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body
-  if (body !== null) head.push('Content-Length', String(body.byteLength))
-  res.writeHead(reply.status, head)
-  if (body === null) res.end()
-  else if (reply.paceMs !== undefined && body.byteLength > 0) writePaced(res, body, reply.paceMs)
-  else res.end(body)
-}
-
-/** Sends any thrown value as an Error body (an `ApiError` as itself, anything else as a 500). */
-export function sendError(res: ServerResponse, error: unknown): void {
-  writeReply(res, errorReply(error))
 }
 
 /** Logs one line per answered request once it is sent: `GET /v1/store/orders 200 1.2ms`. */
