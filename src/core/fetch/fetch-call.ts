@@ -31,7 +31,7 @@ function notSimulated(request: Request, base: ApiBase): TypeError {
  * with `TypeError: fetch failed` when a fault drops the connection.
  */
 export async function simFetch(
-  { dispatcher, base, fallbackFetch }: SimFetchContext,
+  { dispatcher, base, fallbackFetch, report }: SimFetchContext,
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> {
@@ -53,5 +53,6 @@ export async function simFetch(
   }
   const reply = await (signal === undefined || !(pending instanceof Promise) ? pending : untilAborted(pending, signal))
   if (reply.networkError !== undefined) throw new TypeError('fetch failed', { cause: new Error(reply.networkError) })
-  return fetchResponse(reply, request.method, href, signal)
+  const unsendable = report === undefined ? undefined : (error: unknown) => report(error, { method: request.method, target })
+  return fetchResponse(reply, request.method, href, signal, unsendable)
 }

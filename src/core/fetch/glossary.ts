@@ -1,4 +1,5 @@
 import type { Dispatcher } from '../dispatch/dispatcher.js'
+import type { ErrorReporter } from '../dispatch/error-reporter.js'
 import type { ApiBase } from '../operations/routing.js'
 
 /** A standard `fetch`: what `sim.fetch` is, and what `fallbackFetch` takes. */
@@ -10,4 +11,6 @@ export interface SimFetchContext {
   base: ApiBase
   /** Where requests outside the simulated API go; without it they reject with a `TypeError`. */
   fallbackFetch: Fetch | undefined
+  /** Told of an answer Fetch could not make a `Response` of (a route's header value it refuses), answered 500. */
+  report?: ErrorReporter
 }
