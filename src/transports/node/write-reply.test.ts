@@ -17,7 +17,7 @@ beforeAll(async () => {
   server = await listen((req, res) => {
     const [, kind, index] = (req.url ?? '').split('/')
     const value = BAD_VALUES[Number(index)] ?? 'fine'
-    const headers = kind === 'bad-name' ? { 'Bad Name': 'x' } : { 'Content-Type': 'text/plain', 'X-Route': value }
+    const headers: Record<string, string> = kind === 'bad-name' ? { 'Bad Name': 'x' } : { 'Content-Type': 'text/plain', 'X-Route': value }
     const reply: Reply = { status: 200, headers, body: 'hello', ...(kind === 'forwarded' ? { setCookie: ['a=1'] } : {}) }
     returned.push(writeReply(res, reply, CORS))
   })
