@@ -13,12 +13,15 @@ let server: Listening
 const returned: (Error | null)[] = []
 
 beforeAll(async () => {
-  // /route/<n>: a reply the simulator made with a bad value; /forwarded/<n>: the same as a forwarded answer; else a plain 200.
+  // /route/<n>: a reply the simulator made with a bad value; /forwarded/<n>: the same as a forwarded answer;
+  // /preset/<n>: the same after a header set beforehand; a value past the list: a plain 200.
   server = await listen((req, res) => {
     const [, kind, index] = (req.url ?? '').split('/')
     const value = BAD_VALUES[Number(index)] ?? 'fine'
     const headers: Record<string, string> = kind === 'bad-name' ? { 'Bad Name': 'x' } : { 'Content-Type': 'text/plain', 'X-Route': value }
     const reply: Reply = { status: 200, headers, body: 'hello', ...(kind === 'forwarded' ? { setCookie: ['a=1'] } : {}) }
+    // As express does before any handler runs: Node then sets the reply's headers one by one, up to the refused one.
+    if (kind === 'preset') res.setHeader('X-Powered-By', 'Express')
     returned.push(writeReply(res, reply, CORS))
   })
 }, 10_000)
@@ -38,6 +41,16 @@ test('a reply whose header Node refuses is answered 500 internal_error with its 
   const fine = await send(server.origin, '/route/none')
   expect([fine.status, fine.body, fine.headers['x-route']]).toEqual([200, 'hello', 'fine'])
   expect(returned.at(-1)).toBeNull()
+})
+
+test('headers set before the reply are kept, and none of the refused reply is left', async () => {
+  const answer = await send(server.origin, '/preset/0')
+  expect([answer.status, answer.headers['x-powered-by'], answer.headers['content-type'], answer.headers['x-route']]).toEqual([
+    500,
+    'Express',
+    'application/json',
+    undefined,
+  ])
 })
 
 test('a forwarded answer Node refuses is answered 502 proxy_bad_answer', async () => {
