@@ -26,6 +26,25 @@ async function openDemo(context: BrowserContext, origin: string, query: string):
   return { page, fetched }
 }
 
+/** `createSimulator` and `mountDevtools` from the sources, as one script a page can take. */
+async function bundleMountDevtools(): Promise<string> {
+  const result = await build({
+    stdin: {
+      contents: `import { createSimulator } from './src/transports/msw/msw-simulator.ts'
+        import { mountDevtools } from './src/devtools/mount-devtools.ts'
+        Object.assign(globalThis, { createSimulator, mountDevtools })`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  })
+  return result.outputFiles[0]?.text ?? ''
+}
+
 /** The panel's host; Playwright's locators reach into its open shadow root. */
 const panelOf = (page: Page) => page.locator('petstore-sim-devtools')
 const toggleOf = (page: Page) => panelOf(page).getByRole('button', { name: 'Petstore simulator' })
@@ -52,11 +71,16 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the in-page devtools panel on the demo page
   let server: Listening
   let context: BrowserContext
 
+  /** A page with no worker: the panel and a simulator, bundled from the sources once, for mountDevtools's own test. */
+  let bundle: string
+
+  // Set-up, with the hook's timeout (vitest.config.ts): the bundle, the server and the browser.
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true })
+    bundle = await bundleMountDevtools()
     server = await listen(createSimulatorApp().app)
     browser = await launchChromium()
-  }, 60_000)
+  })
 
   afterAll(async () => {
     await browser?.close()
@@ -110,11 +134,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the in-page devtools panel on the demo page
       .toEqual([expect.any(String), 'GET', '/v1/store/orders', '200', expect.any(String), 'listOrders', ''])
     await page.locator('#orders tr[data-order-id="2"] button').click()
     await expect.poll(() => message(page)).toBe('Order 2 cancelled.')
-    // Nothing clicked in the panel: it follows the simulator by itself, within a second.
+    // Nothing clicked in the panel: it follows the simulator by itself (a look every 250 ms of the page's clock; how
+    // soon is the machine's speed, so the bound is the poll's own, sized for a busy machine).
     const rows = panel.getByRole('table', { name: 'Last requests' }).locator('tbody tr')
-    await expect.poll(() => rows.count(), { timeout: 1000 }).toBe(3)
+    await expect.poll(() => rows.count()).toBe(3)
     expect((await rows.nth(1).locator('td').allTextContents()).slice(1, 4)).toEqual(['DELETE', '/v1/store/orders/2', '204'])
-    await expect.poll(() => panelStatusOf(panel, 2).textContent(), { timeout: 1000 }).toBe('cancelled')
+    await expect.poll(() => panelStatusOf(panel, 2).textContent()).toBe('cancelled')
     await panel.getByRole('button', { name: 'Clear requests' }).click()
     await expect.poll(() => rows.allTextContents()).toEqual(['None yet.'])
   })
@@ -253,62 +278,65 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the in-page devtools panel on the demo page
   })
 
   test('mountDevtools on its own: open at once in the container given; closed or unmounted, it stops watching the simulator', async () => {
-    // A page with no worker: the panel and a simulator, bundled here from the sources.
-    const bundle = await build({
-      stdin: {
-        contents: `import { createSimulator } from './src/transports/msw/msw-simulator.ts'
-          import { mountDevtools } from './src/devtools/mount-devtools.ts'
-          Object.assign(globalThis, { createSimulator, mountDevtools })`,
-        resolveDir: ROOT,
-        loader: 'ts',
-      },
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    })
     const { page } = await fresh('')
-    await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' })
-    const seen = await page.evaluate(async () => {
+    await page.addScriptTag({ content: bundle })
+    // The page's timers on a clock the test moves: the panel's look every 250 ms, counted, not raced against.
+    await page.clock.install()
+    const mounted = await page.evaluate(() => {
       type Sim = { latency(): unknown; addFault(fault: object): unknown }
       const { createSimulator, mountDevtools } = globalThis as unknown as {
         createSimulator(options: object): Sim
         mountDevtools(sim: Sim, options: object): { element: HTMLElement; setOpen(open: boolean): void; unmount(): void }
       }
       const sim = createSimulator({ scenario: 'shipped' })
-      let looks = 0
+      const looked = { count: 0 }
       const latency = sim.latency.bind(sim)
       sim.latency = () => {
-        looks++
+        looked.count++
         return latency()
       }
       const container = document.createElement('div')
       container.id = 'devtools-home'
       document.body.append(container)
       const handle = mountDevtools(sim, { open: true, container })
-      const inContainer = handle.element.parentElement === container
-      const rows = handle.element.shadowRoot?.querySelectorAll('tr[data-order-id]').length
-      await new Promise((resolve) => setTimeout(resolve, 600))
-      const looksOpen = looks
-      handle.setOpen(false)
-      await new Promise((resolve) => setTimeout(resolve, 600))
-      const lookedClosed = looks - looksOpen
-      handle.setOpen(true)
-      handle.unmount()
-      const after = looks
-      sim.addFault({ operation: 'cancelOrder', kind: 'status' })
-      await new Promise((resolve) => setTimeout(resolve, 600))
+      Object.assign(globalThis, { mounted: { sim, handle, looked } })
       return {
-        inContainer,
-        rows,
-        looksOpen,
-        lookedClosed,
-        stillLooking: looks - after,
-        left: document.querySelectorAll('petstore-sim-devtools').length,
+        inContainer: handle.element.parentElement === container,
+        rows: handle.element.shadowRoot?.querySelectorAll('tr[data-order-id]').length,
       }
     })
-    // Three shipped orders; it looked a few times a second while open, never while closed or after unmount.
+    type Mounted = {
+      sim: { addFault(fault: object): unknown }
+      handle: { setOpen(open: boolean): void; unmount(): void }
+      looked: { count: number }
+    }
+    const looks = () => page.evaluate(() => (globalThis as unknown as { mounted: Mounted }).mounted.looked.count)
+    const step = (what: 'close' | 'unmount') =>
+      page.evaluate((action) => {
+        const { sim, handle } = (globalThis as unknown as { mounted: Mounted }).mounted
+        if (action === 'close') return handle.setOpen(false)
+        handle.setOpen(true)
+        handle.unmount()
+        sim.addFault({ operation: 'cancelOrder', kind: 'status' })
+      }, what)
+    const before = await looks()
+    await page.clock.runFor(600)
+    const looksOpen = (await looks()) - before
+    await step('close')
+    const closed = await looks()
+    await page.clock.runFor(600)
+    const lookedClosed = (await looks()) - closed
+    await step('unmount')
+    const after = await looks()
+    await page.clock.runFor(600)
+    const seen = {
+      ...mounted,
+      looksOpen,
+      lookedClosed,
+      stillLooking: (await looks()) - after,
+      left: await page.evaluate(() => document.querySelectorAll('petstore-sim-devtools').length),
+    }
+    // Three shipped orders; it looked every 250 ms while open (twice in 600 ms), never while closed or after unmount.
     expect(seen).toMatchObject({ inContainer: true, rows: 3, lookedClosed: 0, stillLooking: 0, left: 0 })
     expect(seen.looksOpen).toBeGreaterThanOrEqual(2)
   })
