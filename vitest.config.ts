@@ -14,5 +14,8 @@ export default defineConfig({
     // needs more says so on itself, with why; heavy set-up (a bundle, a browser, a server) goes in beforeAll.
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: what it waits for (a page's change, a process's line) comes when a
+    // busy machine gets to it. A test whose point is how soon says so on the poll itself.
+    expect: { poll: { timeout: 15_000 } },
   },
 })
