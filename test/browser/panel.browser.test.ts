@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningSimulator, type SimulatorServerOptions, startSimulatorServer } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
+import { testTime } from '../support/test-time.js'
 
 const ARTIFACTS = join(ROOT, 'test-results')
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -206,7 +207,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   })
 
   test('with a lifecycle, the panel shows it, and Advance clock by 30s ships the pending orders', async () => {
-    const { page } = await open({ lifecycle: { shipAfter: '30s' } })
+    // On the test's time: on the machine's, a slow run would ship the orders before the clock is advanced.
+    const { page } = await open({ lifecycle: { shipAfter: '30s' }, time: testTime() })
     await expect
       .poll(() => page.locator('#lifecycle-now').textContent())
       .toBe('Lifecycle: pending orders ship 30 s after they are loaded, reset or added.')
@@ -220,7 +222,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () =>
   })
 
   test('a lifecycle with a range shows both ends', async () => {
-    const { page } = await open({ lifecycle: { min: '10s', max: '2m' } })
+    const { page } = await open({ lifecycle: { min: '10s', max: '2m' }, time: testTime() })
     await expect
       .poll(() => page.locator('#lifecycle-now').textContent())
       .toBe('Lifecycle: pending orders ship between 10 s and 2 min after they are loaded, reset or added.')
