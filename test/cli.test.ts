@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, onTestFinished, test } from 'vitest'
@@ -97,7 +97,9 @@ describe('starting', () => {
 
     const quiet = await whenReady(cli(['--port', '0', '--quiet']))
     await fetch(`${quiet.url}/store/orders`, { headers: auth })
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Stopped, it has written all it ever will: nothing is waited out.
+    quiet.child.kill('SIGTERM')
+    expect(await quiet.exited).toBe(0)
     expect(quiet.stdout().trimEnd().split('\n')).toHaveLength(1)
   })
 
@@ -237,22 +239,23 @@ describe('stopping', () => {
   test('SIGTERM lets a request in flight finish before exiting 0', async () => {
     const server = await whenReady(cli(['--port', '0', '--quiet', '--scenario', 'pending']))
     const url = new URL(`${server.url}/store/orders/1`)
-    // A DELETE whose body arrives slowly is in flight until its last byte.
+    // A DELETE whose body arrives slowly is in flight until its last byte. Each step waits for the one before, not for
+    // a time: the server has taken the request (its 100 Continue), SIGTERM has closed its port, then the last byte.
     const answer = new Promise<number>((resolve, reject) => {
       const req = request(
         url,
-        { method: 'DELETE', headers: { ...auth, 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' } },
+        { method: 'DELETE', headers: { ...auth, 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked', Expect: '100-continue' } },
         (res) => {
           res.resume()
           resolve(res.statusCode ?? 0)
         },
       )
       req.on('error', reject)
-      req.write('first part;')
-      setTimeout(() => {
+      req.once('continue', () => {
+        req.write('first part;')
         server.child.kill('SIGTERM')
-        setTimeout(() => req.end('last part'), 300)
-      }, 200)
+        refusing(url).then(() => req.end('last part'), reject)
+      })
     })
     expect(await answer).toBe(204)
     expect(await server.exited).toBe(0)
@@ -304,6 +307,22 @@ describe('stopping under load', () => {
     expect(server.stderr()).toBe('')
   }, 60_000)
 })
+
+/** Resolves once the server at `url` refuses new connections: it has stopped listening. */
+async function refusing(url: URL): Promise<void> {
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname)
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(false)
+      })
+      socket.once('error', () => resolve(true))
+    })
+    if (refused) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
 
 async function createListFromSimulator(): Promise<Response> {
   const { setupServer } = await import('msw/node')
