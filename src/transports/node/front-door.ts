@@ -88,7 +88,9 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
 
   /** Writes the dispatcher's answer; a HEAD gets its status and headers only, as Fetch's `Response` would have it. */
   function send({ req, res, cors }: Exchange, reply: Reply): void {
-    writeReply(res, req.method === 'HEAD' ? { ...reply, body: null } : reply, cors)
+    const unsent = writeReply(res, req.method === 'HEAD' ? { ...reply, body: null } : reply, cors)
+    // Node refused the reply (answered 500 instead): a bug to report; a forwarded one's 502 is the target's.
+    if (unsent !== null && reply.setCookie === undefined) report(unsent, { method: req.method ?? '', target: req.url ?? '' })
   }
 
   function dispatch(exchange: Exchange, body: Buffer | null): void {
