@@ -128,7 +128,7 @@ test('CORS preflights are left out, and a credential an answer echoes reads [red
     },
   ])
   expect(scenario.description).toContain('1 entry not imported')
-  expect(scenario.description).toContain("credentials the HAR's headers carry read [redacted] in 2 values")
+  expect(scenario.description).toContain('credentials the HAR carries read [redacted] in 2 values')
   expect(stringifyExactJson(scenario)).not.toContain(SECRET)
 })
 
@@ -192,4 +192,121 @@ test('import-har --help names every flag and the default base, and exits 0', () 
   expect(lines).toEqual([`${importHarHelpText()}\n`])
   for (const flag of IMPORT_HAR_FLAGS) expect(importHarHelpText()).toContain(`--${flag.name}`)
   expect(importHarHelpText()).toContain('Default /v1.')
+})
+
+/** One HAR entry with the request and answer as given, as DevTools writes them. */
+function rawEntry(request: Record<string, unknown>, response: Record<string, unknown>) {
+  return { startedDateTime: '2026-01-01T00:00:00.000Z', request: { method: 'GET', headers: [], ...request }, response }
+}
+const jsonAnswer = (body: unknown, headers: Record<string, string> = {}) => ({
+  status: 200,
+  headers: Object.entries({ 'content-type': 'application/json', ...headers }).map(([name, value]) => ({ name, value })),
+  content: { mimeType: 'application/json', text: JSON.stringify(body) },
+})
+const harOf = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', entries } })
+
+test('8,000 cookies searched for in 8,000 strings: every echo reads [redacted], the rest as it was', () => {
+  // At this scale a search per secret (64 million of them) ran past a minute; the one-pass search takes
+  // well under a second, so the test's own 5 s timeout is what catches a quadratic search coming back.
+  const cookies = Array.from({ length: 8000 }, (_, index) => ({
+    name: `c${index}`,
+    value: `session-cookie-${index}-${(index * 7919).toString(36)}`,
+  }))
+  const strings = Array.from({ length: 8000 }, (_, index) =>
+    index % 4 === 0
+      ? `echo of ${cookies[(index * 13) % 8000]?.value} here`
+      : `plain text ${index} with nothing secret, ${'padding '.repeat(16)}`,
+  )
+  // Two routes, as a route's body holds at most 1 MiB.
+  const text = harOf([
+    rawEntry({ url: `${API}/echo/1`, cookies }, jsonAnswer(strings.slice(0, 4000))),
+    rawEntry({ url: `${API}/echo/2` }, jsonAnswer(strings.slice(4000))),
+  ])
+  expect(text.length).toBeGreaterThan(1_400_000)
+  const scenario = importHar(text, { name: 'many' })
+  const body = scenario.routes?.flatMap((route) => route.body as string[])
+  expect(body).toHaveLength(8000)
+  expect(body).toEqual(strings.map((each, index) => (index % 4 === 0 ? 'echo of [redacted] here' : each)))
+  expect(scenario.description).toContain('credentials the HAR carries read [redacted] in 2000 values')
+})
+
+test('every credential shape is redacted: credential headers, cookies, JSON and form fields at any depth, query keys, and their echoes', () => {
+  const token = 'x-auth-token-value-1234'
+  const apiKey = 'api-key-value-5678'
+  const queryKey = 'query-api-key-9012'
+  const password = 'hunter2-password'
+  const refreshSent = 'refresh-sent-3456'
+  const secrets = [token, apiKey, queryKey, password, refreshSent, 'form-secret-7890', 'new-access-token', 'new-refresh-token', 'id-tok']
+  const text = harOf([
+    rawEntry(
+      {
+        method: 'POST',
+        url: `${API}/login?api_key=${queryKey}&page=2`,
+        headers: [
+          { name: 'X-Auth-Token', value: token },
+          { name: 'X-Api-Key', value: apiKey },
+        ],
+        postData: { mimeType: 'application/json', text: JSON.stringify({ user: { name: 'ann', password }, refresh_token: refreshSent }) },
+      },
+      jsonAnswer(
+        {
+          access_token: 'new-access-token',
+          refresh_token: 'new-refresh-token',
+          // Short, so not searched for elsewhere; its field name is enough here.
+          id_token: 'id-tok',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          account: { keys: [{ api_key: 'k1' }], password: 'pw' },
+        },
+        { 'x-auth-token': 'answer-token-0000', 'x-session-id': 's1', 'www-authenticate': 'Bearer realm="api"', 'x-request-id': 'r-1' },
+      ),
+    ),
+    rawEntry(
+      {
+        method: 'POST',
+        url: `${API}/token`,
+        postData: { mimeType: 'application/x-www-form-urlencoded', text: 'grant_type=password&client_secret=form-secret-7890' },
+      },
+      jsonAnswer({ ok: true }),
+    ),
+    rawEntry(
+      { url: `${API}/echo` },
+      jsonAnswer(
+        {
+          headers: { 'x-api-key': apiKey, seen: `token ${token}` },
+          query: queryKey,
+          said: [`password was ${password}`, `refreshed with ${refreshSent}`, 'client form-secret-7890'],
+          next: 'https://api.example.test/v1/echo?access_token=abcdef&page=2',
+        },
+        { 'x-echo': `key=${apiKey}` },
+      ),
+    ),
+  ])
+  const scenario = importHar(text, { name: 'shapes' })
+  const written = stringifyExactJson(scenario)
+  for (const secret of [...secrets, 'answer-token-0000', 'abcdef']) expect(written).not.toContain(secret)
+  const [login, , echo] = scenario.routes ?? []
+  expect(login?.headers).toEqual({
+    'content-type': 'application/json',
+    'x-auth-token': '[redacted]',
+    'x-session-id': '[redacted]',
+    // A challenge carries no credential: the app under test may read it.
+    'www-authenticate': 'Bearer realm="api"',
+    'x-request-id': 'r-1',
+  })
+  expect(login?.body).toEqual({
+    access_token: '[redacted]',
+    refresh_token: '[redacted]',
+    id_token: '[redacted]',
+    token_type: 'Bearer',
+    expires_in: 3600,
+    account: { keys: [{ api_key: '[redacted]' }], password: '[redacted]' },
+  })
+  expect(echo?.headers).toEqual({ 'content-type': 'application/json', 'x-echo': 'key=[redacted]' })
+  expect(echo?.body).toEqual({
+    headers: { 'x-api-key': '[redacted]', seen: 'token [redacted]' },
+    query: '[redacted]',
+    said: ['password was [redacted]', 'refreshed with [redacted]', 'client [redacted]'],
+    next: 'https://api.example.test/v1/echo?access_token=[redacted]&page=2',
+  })
 })

@@ -6,92 +6,16 @@ import { type Fail, MAX_ROUTES, parseRoute } from '../../core/routes/parse-route
 import { ROUTE_METHODS, type Route, templateSegments } from '../../core/routes/route-schema.js'
 import { pathSegments } from '../../core/routes/route-table.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
-import { isPlainObject } from '../../core/scenario/plain-object.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import { describeOrders, type ListedOrders, ordersFromList } from '../record/orders-from-list.js'
-import { harSecrets, redactSecrets } from './har-secrets.js'
+import { entriesUnder, failHar as fail, type HarEntry, HarImportError, harEntries } from './har-entries.js'
+import { harSecrets, MAX_SECRET_CHARS, redactSecrets } from './har-secrets.js'
 
-/** A HAR that cannot be imported; its message is one line (exit 2). */
-export class HarImportError extends Error {
-  override name = 'HarImportError'
-}
+export { HarImportError }
 
 /** The largest HAR read, in characters. */
 export const MAX_HAR_CHARS = 64 * 1024 * 1024
-
-interface HarEntry {
-  index: number
-  method: string
-  /** The path under the base, "/" for the base itself. */
-  path: string
-  status: number
-  headers: [string, string][]
-  /** The answer's text, base64 decoded, or undefined when the HAR holds none. */
-  text: string | undefined
-  contentType: string | undefined
-  /** A CORS preflight the browser sent on its own: the simulator answers those itself. */
-  preflight: boolean
-}
-
-function fail(message: string): never {
-  throw new HarImportError(message)
-}
-
-function field(record: unknown, name: string): unknown {
-  return isPlainObject(record) ? record[name] : undefined
-}
-
-function headerPairs(list: unknown): [string, string][] {
-  return (Array.isArray(list) ? list : []).flatMap((header): [string, string][] => {
-    const name = field(header, 'name')
-    const value = field(header, 'value')
-    return typeof name === 'string' && typeof value === 'string' ? [[name, value]] : []
-  })
-}
-
-/** The response text of an entry, base64 `content.encoding` decoded. */
-function contentText(content: unknown, where: string): string | undefined {
-  const text = field(content, 'text')
-  if (typeof text !== 'string' || text === '') return undefined
-  if (field(content, 'encoding') !== 'base64') return text
-  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) fail(`${where}: content.text is not base64, though content.encoding says so.`)
-  return Buffer.from(text, 'base64').toString('utf8')
-}
-
-/** The entries under the base, read from the HAR's `log.entries`. */
-function entriesUnder(list: readonly unknown[], base: string): HarEntry[] {
-  const entries: HarEntry[] = []
-  for (const [index, entry] of list.entries()) {
-    const request = field(entry, 'request')
-    const response = field(entry, 'response')
-    const method = field(request, 'method')
-    const url = field(request, 'url')
-    const status = field(response, 'status')
-    if (typeof method !== 'string' || typeof url !== 'string' || typeof status !== 'number')
-      fail(`The file is not a HAR: entry ${index} has no request.method, request.url and response.status.`)
-    let pathname: string
-    try {
-      pathname = new URL(url).pathname
-    } catch {
-      return fail(`The file is not a HAR: entry ${index} has request.url ${JSON.stringify(url.slice(0, 80))}, which is no absolute URL.`)
-    }
-    if (pathname !== base && !pathname.startsWith(`${base}/`)) continue
-    const headers = headerPairs(field(response, 'headers'))
-    const content = field(response, 'content')
-    const where = `entry ${index} (${method.toUpperCase()} ${pathname})`
-    const mimeType = field(content, 'mimeType')
-    const contentType =
-      headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? (typeof mimeType === 'string' ? mimeType : undefined)
-    // Only the names of the request's headers are read, never their values.
-    const preflight =
-      method.toUpperCase() === 'OPTIONS' &&
-      headerPairs(field(request, 'headers')).some(([name]) => name.toLowerCase() === 'access-control-request-method')
-    const path = pathname.slice(base.length) || '/'
-    entries.push({ index, method: method.toUpperCase(), path, status, headers, text: contentText(content, where), contentType, preflight })
-  }
-  return entries
-}
 
 function where(entry: HarEntry, base: string): string {
   return `entry ${entry.index} (${entry.method} ${base}${entry.path === '/' ? '' : entry.path})`
@@ -166,19 +90,6 @@ function listedOrders(list: HarEntry | undefined, base: string): ListedOrders {
   }
 }
 
-/** The HAR's entries, or a one-line error when the text is not a HAR. */
-function harEntries(harText: string): unknown[] {
-  let har: unknown
-  try {
-    har = JSON.parse(harText.charCodeAt(0) === 0xfeff ? harText.slice(1) : harText)
-  } catch (error) {
-    fail(`The file is not a HAR: it is not JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`)
-  }
-  const list = field(field(har, 'log'), 'entries')
-  if (!Array.isArray(list)) fail('The file is not a HAR: it has no log.entries list.')
-  return list
-}
-
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
 
 /**
@@ -188,10 +99,10 @@ const plural = (count: number, one: string, many = `${one}s`) => `${count} ${cou
  * so never a route), and every other entry under the base a route, the
  * first per method and path. `DELETE <base>/store/orders/{id}` is the
  * simulator's own and gives nothing; so do CORS preflights, 304s and
- * entries without an answer. No request header value is read; the values
- * of Authorization, cookie and Set-Cookie headers are never copied, and
- * read `[redacted]` wherever an answer echoes them. Throws a one-line
- * `HarImportError` for bad input.
+ * entries without an answer. No credential is copied (har-secrets.ts: the
+ * values of credential headers, cookies, credential query, form and JSON
+ * fields): each reads `[redacted]`, wherever an answer echoes it. Throws a
+ * one-line `HarImportError` for bad input.
  */
 export function importHar(harText: string, options: { name: string; base?: string }): Scenario {
   if (harText.length > MAX_HAR_CHARS) fail(`The HAR is ${harText.length} characters long; the most read is ${MAX_HAR_CHARS} (64 MiB).`)
@@ -236,12 +147,18 @@ export function importHar(harText: string, options: { name: string; base?: strin
     ...(petCount > 0 ? { pets } : {}),
     ...(routes.length > 0 ? { routes } : {}),
   }
-  const { value: scenario, redacted } = redactSecrets(built, harSecrets(list))
+  const secrets = harSecrets(list)
+  const secretChars = [...secrets].reduce((total, secret) => total + secret.length, 0)
+  if (secretChars > MAX_SECRET_CHARS)
+    fail(
+      `The HAR's credentials (headers, cookies, tokens) come to ${secretChars} characters; import-har redacts at most ${MAX_SECRET_CHARS} (8 Mi).`,
+    )
+  const { value: scenario, redacted } = redactSecrets(built, secrets)
   const extra = [
     plural(routes.length, 'route'),
     ...(petCount > 0 ? [plural(petCount, 'pet record')] : []),
     ...(skipped > 0 ? [`${plural(skipped, 'entry', 'entries')} not imported (CORS preflight, 304, no answer or another method)`] : []),
-    ...(redacted > 0 ? [`credentials the HAR's headers carry read [redacted] in ${plural(redacted, 'value')}`] : []),
+    ...(redacted > 0 ? [`credentials the HAR carries read [redacted] in ${plural(redacted, 'value')}`] : []),
   ]
   scenario.description = describeOrders(`Imported from a HAR (base ${base || '/'})`, listed, extra)
   try {
