@@ -1,13 +1,15 @@
 // `petstore-sim record` and `import-har` end to end: a local stand-in of the real service answers, the
 // commands write scenario files, and the simulator loads each file as written and answers as the stand-in did.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, onTestFinished, test } from 'vitest'
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest'
 import { importHarMain } from '../src/cli/import-har/import-har-main.js'
 import { recordMain } from '../src/cli/record/record-main.js'
 import { parseExactJson } from '../src/core/exact-json.js'
 import { createSimulator, loadScenarioFile } from '../src/index.js'
+import { CLI, useProcesses } from './support/cli-process.js'
 import { closedPort, type StandIn, startStandIn } from './support/stand-in.js'
 
 /** The real service's key and the browser's session: no file or output may hold either. */
@@ -207,4 +209,35 @@ test('import-har: input that is no HAR, or has nothing under the base, is one li
     "ERR The HAR has no entry under /v1 (of its 1 entries); give the API's base with --base.\n",
   ])
   expect(existsSync(file)).toBe(false)
+})
+
+const run = useProcesses()
+
+// The built command, a process of its own: a read that blocks (a FIFO without a writer) or never ends
+// (/dev/zero) holds that process, not this worker, and the test fails on its timeout.
+describe.skipIf(process.platform === 'win32')('import-har reads regular files only', () => {
+  test('a FIFO, a device, a folder and a file over 64 MiB are each one line on stderr, exit 2, and no file', async () => {
+    const folder = temporaryFolder()
+    const fifo = join(folder, 'session.har')
+    execFileSync('mkfifo', [fifo])
+    const huge = join(folder, 'huge.har')
+    writeFileSync(huge, '')
+    // Sparse: 64 MiB and a byte, written in no time.
+    truncateSync(huge, 64 * 1024 * 1024 + 1)
+    const file = join(folder, 'out.json')
+    const refusals: string[] = []
+    for (const input of [fifo, '/dev/zero', folder, huge]) {
+      const child = run(process.execPath, [CLI, 'import-har', input, '--name', 'x', '--out', file])
+      expect(await child.exited).toBe(2)
+      expect(child.stdout()).toBe('')
+      refusals.push(child.stderr())
+    }
+    expect(refusals).toEqual([
+      `Failed to read ${fifo}: it is a named pipe (FIFO), not a regular file.\n`,
+      'Failed to read /dev/zero: it is a device, not a regular file.\n',
+      `Failed to read ${folder}: it is a folder, not a regular file.\n`,
+      `${huge} is 67108865 bytes; the largest HAR read is 67108864 (64 MiB).\n`,
+    ])
+    expect(existsSync(file)).toBe(false)
+  })
 })

@@ -1,13 +1,12 @@
-import { readFileSync, statSync } from 'node:fs'
 import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
-import { systemErrorCode } from '../../core/system-error-code.js'
 import { readFlags } from '../argv.js'
 import type { Flag } from '../flags.js'
 import { type CommandOutput, writeScenarioOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
-import { HarImportError, importHar, MAX_HAR_CHARS } from './import-har.js'
+import { HarImportError, importHar } from './import-har.js'
+import { readHarFile } from './read-har-file.js'
 
 interface ImportHarCommand {
   kind: 'import-har'
@@ -57,28 +56,13 @@ export function importHarHelpText(): string {
     'preflights and 304s are left out. Credentials are never copied: headers named like token, key, secret,',
     'auth or session, cookies, and fields such as access_token, api_key or password (JSON, form, query)',
     'read [redacted], and so does each of their values wherever an answer echoes it. The file must be a',
-    'file of at most 64 MiB. Exit code: 0 written, 2 bad usage or input (nothing is written).',
+    'regular file of at most 64 MiB. Exit code: 0 written, 2 bad usage or input (nothing is written).',
     '',
     'Options:',
     ...IMPORT_HAR_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(32)}${flag.help}`),
     '',
     'Example: petstore-sim import-har session.har --name checkout --out scenarios/checkout.json',
   ].join('\n')
-}
-
-/** The HAR's text, bounded before it is read. */
-function readHar(file: string): string {
-  try {
-    const { size } = statSync(file)
-    // UTF-8 takes at least one byte a character: a file within the bound in bytes is within it in characters.
-    if (size > MAX_HAR_CHARS) throw new HarImportError(`${file} is ${size} bytes; the largest HAR read is ${MAX_HAR_CHARS} (64 MiB).`)
-    return readFileSync(file, 'utf8')
-  } catch (error) {
-    if (error instanceof HarImportError) throw error
-    const code = systemErrorCode(error)
-    const problem = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(error))
-    throw new HarImportError(`Failed to read ${file}: ${problem}.`)
-  }
 }
 
 /** `petstore-sim import-har`: returns the exit code; a problem is one line on stderr, exit 2, nothing written. */
@@ -95,7 +79,7 @@ export function importHarMain(argv: readonly string[], out: CommandOutput): numb
       out.stdout(`${importHarHelpText()}\n`)
       return 0
     }
-    scenario = importHar(readHar(command.file), { name: command.name, base: command.base })
+    scenario = importHar(readHarFile(command.file), { name: command.name, base: command.base })
     file = command.out
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)

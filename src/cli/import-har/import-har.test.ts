@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, onTestFinished, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { stringifyExactJson } from '../../core/exact-json.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import { parseScenarioJson } from '../../core/scenario/scenario-file.js'
 import { HarImportError, importHar, MAX_HAR_CHARS } from './import-har.js'
 import { IMPORT_HAR_FLAGS, importHarHelpText, importHarMain } from './import-har-main.js'
+import { readHarFile } from './read-har-file.js'
 
 const SECRET = 'browser-session-token-0123456789'
 
@@ -308,5 +309,25 @@ test('every credential shape is redacted: credential headers, cookies, JSON and 
     query: '[redacted]',
     said: ['password was [redacted]', 'refreshed with [redacted]', 'client [redacted]'],
     next: 'https://api.example.test/v1/echo?access_token=[redacted]&page=2',
+  })
+})
+
+describe.skipIf(process.platform !== 'linux')('readHarFile', () => {
+  test('counts the bytes as it reads: a file that says it is empty (/proc) is refused past the bound', () => {
+    expect(() => readHarFile('/proc/self/status', 16)).toThrow(
+      new HarImportError('/proc/self/status is over 16 bytes, the largest HAR read.'),
+    )
+    expect(readHarFile('/proc/self/status')).toMatch(/^Name:/)
+  })
+
+  test('refuses a device, a folder and a file over the bound, each in one line, before reading it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-har-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const big = join(dir, 'big.har')
+    writeFileSync(big, 'x'.repeat(100))
+    expect(() => readHarFile('/dev/zero')).toThrow(new HarImportError('Failed to read /dev/zero: it is a device, not a regular file.'))
+    expect(() => readHarFile(dir)).toThrow(new HarImportError(`Failed to read ${dir}: it is a folder, not a regular file.`))
+    expect(() => readHarFile(big, 64)).toThrow(new HarImportError(`${big} is 100 bytes; the largest HAR read is 64.`))
+    expect(readHarFile(big, 100)).toBe('x'.repeat(100))
   })
 })
