@@ -1,20 +1,33 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
-import { expect, test } from 'vitest'
+import { build, type Metafile } from 'esbuild'
+import { beforeAll, expect, test } from 'vitest'
 import { ROOT } from './support/cli-process.js'
 
-test('the browser entry bundles for the browser with no node: import reachable from it', async () => {
-  const result = await build({
-    entryPoints: [join(ROOT, 'src/browser.ts')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  })
-  const inputs = Object.keys(result.metafile.inputs)
+// The two bundles are set-up, made once in beforeAll with its timeout; the tests read what they hold.
+let whole: Metafile
+let split: Metafile
+
+beforeAll(async () => {
+  const bundled = (splitting: boolean) =>
+    build({
+      entryPoints: [join(ROOT, 'src/browser.ts')],
+      bundle: true,
+      splitting,
+      platform: 'browser',
+      format: 'esm',
+      ...(splitting && { outdir: join(ROOT, 'dist/browser-entry-test') }),
+      // The metafile's paths are relative to it.
+      absWorkingDir: ROOT,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    })
+  ;[whole, split] = (await Promise.all([bundled(false), bundled(true)])).map((result) => result.metafile)
+})
+
+test('the browser entry bundles for the browser with no node: import reachable from it', () => {
+  const inputs = Object.keys(whole.inputs)
   expect(inputs.filter((input) => input.startsWith('node:') || /src\/(server|admin|cli|package-root)/.test(input))).toEqual([])
   // The built-in scenarios travel inside the bundle: a browser cannot read the scenarios folder.
   for (const name of ['default', 'pending', 'shipped', 'missing', 'bad-key']) {
@@ -27,21 +40,8 @@ test('package.json maps ./browser for browsers only, so bundlers never pick it f
   expect(manifest.exports['./browser']).toEqual({ node: null, types: './dist/src/browser.d.ts', default: './dist/src/browser.js' })
 })
 
-test('the in-page panel is a chunk of its own: an app that bundles ./browser with splitting loads it only when mountDevtools runs', async () => {
-  const result = await build({
-    entryPoints: [join(ROOT, 'src/browser.ts')],
-    bundle: true,
-    splitting: true,
-    platform: 'browser',
-    format: 'esm',
-    outdir: join(ROOT, 'dist/browser-entry-test'),
-    // The metafile's paths are relative to it.
-    absWorkingDir: ROOT,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  })
-  const outputs = Object.values(result.metafile.outputs)
+test('the in-page panel is a chunk of its own: an app that bundles ./browser with splitting loads it only when mountDevtools runs', () => {
+  const outputs = Object.values(split.outputs)
   const entry = outputs.find((output) => output.entryPoint === 'src/browser.ts')
   const panel = outputs.find((output) => output.entryPoint === 'src/devtools/mount-devtools.ts')
   expect(Object.keys(entry?.inputs ?? {}).filter((input) => input.startsWith('src/devtools/'))).toEqual([])
