@@ -4,7 +4,7 @@ import { secretRedactor } from './secret-search.js'
 
 /** What a credential reads in the scenario. */
 export const REDACTED = '[redacted]'
-/** The most characters of credentials searched for: the search's tables take about 24 bytes a character. */
+/** The most characters of credentials searched for: the search's tables take about 30 bytes a character. */
 export const MAX_SECRET_CHARS = 8 * 1024 * 1024
 /** Values shorter than this are not searched for: they cannot be told from other text (as `verify` redacts its key). */
 const MIN_SECRET_LENGTH = 8
@@ -20,7 +20,9 @@ const CREDENTIAL_FIELD = /(?:token|secret|password|passwd|api[-_]?key|access[-_]
  */
 const PAIR = /(?<![^\s?&;#"'<>])([^\s?&;#"'<>=]+)=([^\s&;#"'<>]+)/g
 
-export const isCredentialHeader = (name: string) => CREDENTIAL_HEADER.test(name) && !CHALLENGES.has(name.toLowerCase())
+/** HTTP/2's pseudo-headers (":authority", the host) are no credentials either. */
+export const isCredentialHeader = (name: string) =>
+  CREDENTIAL_HEADER.test(name) && !name.startsWith(':') && !CHALLENGES.has(name.toLowerCase())
 export const isCredentialField = (name: string) => CREDENTIAL_FIELD.test(name)
 
 function field(record: unknown, name: string): unknown {

@@ -244,6 +244,8 @@ test('every credential shape is redacted: credential headers, cookies, JSON and 
         method: 'POST',
         url: `${API}/login?api_key=${queryKey}&page=2`,
         headers: [
+          // HTTP/2's pseudo-header names the host, which the URLs below keep.
+          { name: ':authority', value: 'api.example.test' },
           { name: 'X-Auth-Token', value: token },
           { name: 'X-Api-Key', value: apiKey },
         ],
