@@ -23,7 +23,9 @@ beforeAll(async () => {
       metafile: true,
       logLevel: 'silent',
     })
-  ;[whole, split] = (await Promise.all([bundled(false), bundled(true)])).map((result) => result.metafile)
+  const [plain, splitting] = await Promise.all([bundled(false), bundled(true)])
+  whole = plain.metafile
+  split = splitting.metafile
 })
 
 test('the browser entry bundles for the browser with no node: import reachable from it', () => {
