@@ -236,7 +236,7 @@ describe.skipIf(process.platform === 'win32')('import-har reads regular files on
       `Failed to read ${fifo}: it is a named pipe (FIFO), not a regular file.\n`,
       'Failed to read /dev/zero: it is a device, not a regular file.\n',
       `Failed to read ${folder}: it is a folder, not a regular file.\n`,
-      `${huge} is 67108865 bytes; the largest HAR read is 67108864 (64 MiB).\n`,
+      `${huge} is 67108865 bytes; the largest HAR read is 67108864 bytes (64 MiB).\n`,
     ])
     expect(existsSync(file)).toBe(false)
   })

@@ -329,7 +329,7 @@ describe.skipIf(process.platform !== 'linux')('readHarFile', () => {
     writeFileSync(big, 'x'.repeat(100))
     expect(() => readHarFile('/dev/zero')).toThrow(new HarImportError('Failed to read /dev/zero: it is a device, not a regular file.'))
     expect(() => readHarFile(dir)).toThrow(new HarImportError(`Failed to read ${dir}: it is a folder, not a regular file.`))
-    expect(() => readHarFile(big, 64)).toThrow(new HarImportError(`${big} is 100 bytes; the largest HAR read is 64.`))
+    expect(() => readHarFile(big, 64)).toThrow(new HarImportError(`${big} is 100 bytes; the largest HAR read is 64 bytes.`))
     expect(readHarFile(big, 100)).toBe('x'.repeat(100))
   })
 })

@@ -16,7 +16,7 @@ function kindOf(stats: Stats): string {
   return 'a special file'
 }
 
-const sized = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes} (${bytes / 1024 / 1024} MiB)` : String(bytes))
+const sized = (bytes: number) => `${bytes} bytes${bytes % (1024 * 1024) === 0 ? ` (${bytes / 1024 / 1024} MiB)` : ''}`
 
 /** Reads the opened regular file through `fd`, counting: past `maxBytes` it stops, whatever size the file said it had. */
 function readBounded(fd: number, file: string, size: number, maxBytes: number): Uint8Array {
@@ -24,7 +24,7 @@ function readBounded(fd: number, file: string, size: number, maxBytes: number): 
   let length = 0
   for (;;) {
     if (length === buffer.length) {
-      if (length > maxBytes) throw new HarImportError(`${file} is over ${sized(maxBytes)} bytes, the largest HAR read.`)
+      if (length > maxBytes) throw new HarImportError(`${file} is over ${sized(maxBytes)}, the largest HAR read.`)
       const larger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1))
       larger.set(buffer)
       buffer = larger
