@@ -217,7 +217,7 @@ test('a hang that runs its course rejects the same way, saying how long it held 
 })
 
 test('sessions, Prefer, rate limits and the pact work through sim.fetch as over HTTP', async () => {
-  const sim = createSimulator({ scenario: 'pending', rateLimit: '2/60s' })
+  const sim = createSimulator({ scenario: 'pending', rateLimit: '2/60s', time: testTime() })
   const session = { ...auth, 'X-Sim-Session': 'run-1' }
   expect((await sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: session })).status).toBe(204)
   expect(sim.session('run-1').order(1)?.status).toBe('cancelled')
