@@ -12,8 +12,11 @@ import { startSimulatorServer, type RunningSimulator } from '../src/server.js'
 import { createHttpServer } from '../src/transports/node/http-server.js'
 import { KEY } from './support/harness.js'
 import { exchange, parseRaw, send } from './support/raw-http.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { testTime } from './support/test-time.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 const auth = { Authorization: `Bearer ${KEY}` }

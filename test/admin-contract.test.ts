@@ -9,10 +9,13 @@ import { adminOpenApiDocument } from '../src/core/admin/admin-document.js'
 import { endpointLines } from '../src/core/admin/admin-document.js'
 import { ADMIN_OPERATIONS, allowedMethods, routePath } from '../src/core/admin/admin-table.js'
 import { documentedMethods, expectAdminResponseMatchesContract, findAdminPath } from './support/admin-contract.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { createSimulator } from '../src/index.js'
 import { createAdminRouter } from '../src/transports/express/admin/admin-router.js'
 import { takeAdminMismatches } from './support/validate-admin-responses.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 type Operation = { security?: unknown[]; tags?: string[]; requestBody?: unknown; responses: Record<string, unknown> }
 const paths = adminOpenApiDocument.paths as unknown as Record<string, Record<string, Operation>>

@@ -8,6 +8,10 @@ import { createSimulator, type Simulator } from '../src/index.js'
 import { type RunningSimulator, startSimulatorServer } from '../src/server.js'
 import { eventsRoute } from '../src/transports/express/admin/admin-events.js'
 import { createHttpServer } from '../src/transports/node/http-server.js'
+import { useAdminApi } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 const ORDERS = 100_000

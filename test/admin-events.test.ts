@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { type RunningSimulator, startSimulatorServer } from '../src/server.js'
 import { MAX_EVENT_STREAMS } from '../src/transports/express/admin/admin-events.js'
+import { useAdminApi } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 const running: RunningSimulator[] = []

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 

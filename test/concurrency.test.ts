@@ -1,6 +1,9 @@
 import { expect, test } from 'vitest'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 const auth = { Authorization: `Bearer ${KEY}` }

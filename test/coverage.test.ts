@@ -2,6 +2,10 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { createSimulator, type Coverage } from '../src/index.js'
 import { type RunningSimulator, startSimulatorServer } from '../src/server.js'
 import { testTime } from './support/test-time.js'
+import { useAdminApi } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const API = 'https://api.petstore.example/v1'
 const KEY = { Authorization: 'Bearer petstore-test-key' }

@@ -10,7 +10,10 @@ import type { SimulatorOptions } from '../src/core/simulator/types.js'
 import { createSimulator, type Simulator } from '../src/index.js'
 import { startSimulatorServer } from '../src/server.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 

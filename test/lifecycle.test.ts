@@ -5,8 +5,11 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createSimulator, type Scenario, type Simulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { testTime } from './support/test-time.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 const auth = { Authorization: `Bearer ${KEY}` }

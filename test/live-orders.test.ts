@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import { createSimulator, ErrorCode } from '../src/index.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { testTime } from './support/test-time.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 const auth = { Authorization: `Bearer ${KEY}` }

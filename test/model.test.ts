@@ -5,7 +5,10 @@ import type { AfterCancel } from '../src/core/glossary.js'
 import { createSimulator, type Simulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
 import { runs } from './support/runs.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 /**
  * Model-based tests: random sequences of list, cancel, reset and scenario

@@ -1,7 +1,10 @@
 import { expect, test } from 'vitest'
 import type { PactDocument } from '../src/index.js'
 import { pactJson } from '../src/core/pact/pact-json.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 // Over HTTP, apart from test/pact.test.ts: msw's in-process server there would take these fetches.
 const serve = useAppServers()

@@ -2,7 +2,10 @@ import type { BrowserContext } from '@playwright/test'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { openSimulatorFixture } from '../src/transports/playwright/open-fixture.js'
 import { createSimulatorApp } from '../src/server.js'
-import { listen, useAppServers } from './support/serve.js'
+import { listen, useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 // The sim fixture of 'server' mode as Playwright runs it (src/playwright.ts: open, use, close in a finally),
 // against a real server, without a browser: the fixture only adds and removes a route on its context.

@@ -1,9 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import '../src/vitest.js'
 import { createSimulator } from '../src/index.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { TRANSPORTS } from './support/harness.js'
 import { withUnhandledStrategy } from '../src/transports/msw/unhandled-requests.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const FILTERS = [
   { operation: 'cancelOrder', orderId: 1, status: 204 },

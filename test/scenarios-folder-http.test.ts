@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createAjv } from './support/ajv.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 // The scenarios folder over HTTP (issue 32): listed, loaded by name in any session, saved, read as files.
 // Every admin answer here is checked against the admin document (made from the admin table) by the setup file.

@@ -4,7 +4,10 @@ import { API, KEY, TRANSPORTS } from './support/harness.js'
 import { internalsOf } from '../src/core/simulator/internals.js'
 import { SESSION_BYTES } from '../src/core/simulator/options.js'
 import { OWN_ORDER_BYTES } from '../src/core/state/order-store.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
+useAdminApi()
 
 const auth = { Authorization: `Bearer ${KEY}` }
 
