@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningSimulator, startSimulatorServer } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
+import { useAdminApi } from '../support/serve.js'
 
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 
@@ -15,6 +16,8 @@ const summaryOf = (root: Page | Locator) => root.getByRole('region', { name: 'Co
 const counts = (page: Page) => page.locator('#coverage tr td:nth-child(3)').allTextContents()
 
 describe.skipIf(SKIP_BROWSER_TESTS)('the coverage section of the QA panel at /__sim/ in Chromium', () => {
+  // The server's admin app (express, which serves the pages) loads in set-up, not in the first test's page.
+  useAdminApi()
   let browser: Browser
   const servers: RunningSimulator[] = []
 

@@ -6,7 +6,7 @@ import { BUILTIN_SCENARIOS } from '../../src/index.js'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
-import { listen, type Listening } from '../support/serve.js'
+import { listen, type Listening, useAdminApi } from '../support/serve.js'
 
 const ARTIFACTS = join(ROOT, 'test-results')
 const API = 'https://api.petstore.example/v1'
@@ -42,6 +42,8 @@ async function openDemo(context: BrowserContext, origin: string): Promise<{ page
 const statusOf = (page: Page, id: number) => page.locator(`tr[data-order-id="${id}"] td[data-status]`)
 
 describe.skipIf(SKIP_BROWSER_TESTS)('the demo page in Chromium, answered by the service worker', () => {
+  // The server's admin app (express, which serves the pages) loads in set-up, not in the first test's page.
+  useAdminApi()
   let browser: Browser
   let server: Listening
   const { app, sim: serverSimulator } = createSimulatorApp()

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
-import { listen, type Listening } from '../support/serve.js'
+import { listen, type Listening, useAdminApi } from '../support/serve.js'
 
 const ARTIFACTS = join(ROOT, 'test-results')
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -67,6 +67,8 @@ const focusedInPanel = (page: Page) =>
   })
 
 describe.skipIf(SKIP_BROWSER_TESTS)('the in-page devtools panel on the demo page (?devtools) in Chromium', () => {
+  // The server's admin app (express, which serves the pages) loads in set-up, not in the first test's page.
+  useAdminApi()
   let browser: Browser
   let server: Listening
   let context: BrowserContext

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createSimulatorApp, type RunningSimulator, startSimulatorServer } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
-import { listen, type Listening } from '../support/serve.js'
+import { listen, type Listening, useAdminApi } from '../support/serve.js'
 
 explainBrowserSkip('the Chromium tests that run every panel control over both connections')
 
@@ -109,6 +109,8 @@ const statusCell = (panel: Locator, id: number) => panel.locator(`tr[data-order-
 const rowOf = (panel: Locator, id: number) => panel.locator(`tr[data-order-id="${id}"]`)
 
 describe.skipIf(SKIP_BROWSER_TESTS).each(CONNECTIONS)('every control of the panel, over $name', { timeout: 30_000 }, (connection) => {
+  // The server's admin app (express, which serves the pages) loads in set-up, not in the first test's page.
+  useAdminApi()
   let context: BrowserContext
 
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import { type RunningSimulator, type SimulatorServerOptions, startSimulatorServe
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
 import { testTime } from '../support/test-time.js'
+import { useAdminApi } from '../support/serve.js'
 
 const ARTIFACTS = join(ROOT, 'test-results')
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -25,6 +26,8 @@ const adminOrder = async (origin: string, id: number | string) => {
 }
 
 describe.skipIf(SKIP_BROWSER_TESTS)('the QA panel at /__sim/ in Chromium', () => {
+  // The server's admin app (express, which serves the pages) loads in set-up, not in the first test's page.
+  useAdminApi()
   let browser: Browser
   const servers: RunningSimulator[] = []
 

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
-import { listen, type Listening } from '../support/serve.js'
+import { listen, type Listening, useAdminApi } from '../support/serve.js'
 
 const API = 'https://api.petstore.example/v1'
 const STORAGE_KEY = 'petstore-orders-simulator:state'
@@ -49,6 +49,8 @@ function cancelFromPage(page: Page, id: number): Promise<string> {
 }
 
 describe.skipIf(SKIP_BROWSER_TESTS)("persist: 'session' in Chromium: the tab's state across reloads", () => {
+  // The server's admin app (express, which serves the pages) loads in set-up, not in the first test's page.
+  useAdminApi()
   let browser: Browser
   let server: Listening
 
