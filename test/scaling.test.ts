@@ -44,9 +44,9 @@ function start(children: ChildProcess[], command: string, args: string[], ready:
   })
 }
 
-/** Waits until the balancer answers: nginx prints nothing when it is ready. */
+/** Waits until the balancer answers: nginx prints nothing when it is ready. The set-up's timeout bounds it. */
 async function untilAnswering(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (;;) {
     try {
       await fetch(url)
       return
@@ -54,7 +54,6 @@ async function untilAnswering(url: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
-  throw new Error(`${url} did not answer within 10 s`)
 }
 
 const sessionHeaders = (session: string) => ({ ...KEY, 'X-Sim-Session': session })
@@ -88,7 +87,7 @@ describe.skipIf(SKIP)('three replicas behind nginx with examples/scaling/nginx.c
     // The file exactly as docs/scaling.md runs it: -p a writable folder, -c the example.
     await start(children, 'nginx', ['-p', prefix, '-c', join(ROOT, 'examples/scaling/nginx.conf')], null)
     await untilAnswering(`${BALANCER}/__sim`)
-  }, 30_000)
+  })
 
   afterAll(async () => {
     // SIGTERM, not SIGKILL: nginx's master then stops its worker, which would otherwise keep port 4600.
