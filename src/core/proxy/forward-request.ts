@@ -2,6 +2,7 @@ import type { Instance, ProxySetup, RequestContext } from '../dispatch/request-c
 import { pathText } from '../operations/api-path.js'
 import type { Reply } from '../reply.js'
 import { forward } from './forward.js'
+import type { AnswerBudget } from './proxy-option.js'
 import { recordInto } from './record.js'
 
 // Forwarding and recording, loaded by a proxy's first request (proxy-option.ts): only Node.js builds
@@ -9,15 +10,24 @@ import { recordInto } from './record.js'
 
 /**
  * The same path and query under the proxy target, and what comes back (a
- * bounded failure as its Error answer); with `record`, its answer kept as a route.
+ * bounded failure as its Error answer); with `record`, its answer kept as a
+ * route. `budget` bounds the bytes of every answer being read at once (one per proxy setup).
  */
-export async function forwardRequest(context: RequestContext, instance: Instance, proxy: ProxySetup): Promise<Reply> {
+export async function forwardRequest(context: RequestContext, instance: Instance, proxy: ProxySetup, budget: AnswerBudget): Promise<Reply> {
   const { request } = context
   // The request's path and query under the base ("/store/inventory?x=1"; "" for the base itself).
   // The path it matched on (api-path.ts), never the raw target: no spelling reaches the target as another path.
   const query = request.target.indexOf('?')
   const target = `${context.path === null ? '' : pathText(context.path)}${query === -1 ? '' : request.target.slice(query)}`
   const body = await request.body()
+  // A variable, not a literal: forward.ts (helper A) adds ProxyOptions.budget; until then it is passed and unread.
+  const options = {
+    target: proxy.target,
+    ...(proxy.key === undefined ? {} : { key: proxy.key }),
+    timeoutMs: proxy.timeoutMs,
+    time: context.setup.time,
+    budget,
+  }
   const answer = await forward(
     {
       method: request.method,
@@ -26,7 +36,7 @@ export async function forwardRequest(context: RequestContext, instance: Instance
       body,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     },
-    { target: proxy.target, ...(proxy.key === undefined ? {} : { key: proxy.key }), timeoutMs: proxy.timeoutMs, time: context.setup.time },
+    options,
   )
   context.forwarded = true
   // The book keeps the first answer per method and path, within the state's bounds.

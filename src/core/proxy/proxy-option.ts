@@ -16,6 +16,38 @@ export interface ProxyOption {
   record?: boolean
 }
 
+/** The bytes of forwarded answers being read at once, across requests: forward() takes them as they come and gives them back. */
+export interface AnswerBudget {
+  /** Takes `bytes`; false (nothing taken) when they would pass the total. */
+  take(bytes: number): boolean
+  give(bytes: number): void
+}
+
+/**
+ * What all forwarded answers being read may hold at once. Four answers at their own bound (32 MiB,
+ * forward.ts) fit, or a hundred of 1 MiB: enough for a test suite's concurrency, while a burst of large
+ * answers cannot take more than this beside the sessions' 256 MiB. Past it, 503 `service_unavailable`.
+ */
+const ANSWER_BUDGET_BYTES = 128 * 1024 * 1024
+
+/** Not a public option: a test sets a small total through it (`{ ...proxy, [ANSWER_BUDGET_TOTAL]: 4096 }`). */
+export const ANSWER_BUDGET_TOTAL = Symbol('petstore-orders-simulator proxy answer budget, for tests')
+
+/** A budget of `total` bytes, one per proxy setup: every simulator (and server) has its own. */
+export function answerBudget(total: number): AnswerBudget {
+  let held = 0
+  return {
+    take(bytes) {
+      if (held + bytes > total) return false
+      held += bytes
+      return true
+    },
+    give(bytes) {
+      held = Math.max(0, held - bytes)
+    },
+  }
+}
+
 /**
  * The target as a message may show it: scheme, host and path; never user info or a query, which may
  * hold secrets. Text that is no URL with a host ("user:pw@host" reads as scheme "user:") is not echoed.
@@ -40,13 +72,16 @@ export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | 
   if (!(timeoutSeconds > 0 && timeoutSeconds <= 600))
     throw new ValidationError('proxy.timeoutSeconds', `proxy.timeoutSeconds must be above 0 and at most 600, got "${timeoutSeconds}".`)
   if (typeof record !== 'boolean') throw new ValidationError('proxy.record', 'proxy.record must be true or false.')
+  const total = (option as { [ANSWER_BUDGET_TOTAL]?: unknown })[ANSWER_BUDGET_TOTAL]
+  const budget = answerBudget(typeof total === 'number' ? total : ANSWER_BUDGET_BYTES)
   const setup: ProxySetup = {
     target: url.href.replace(/\/+$/, ''),
     key,
     timeoutMs: Math.round(timeoutSeconds * 1000),
     record,
     // Imported here, not by the dispatcher: a page, which has no proxy, bundles none of the forwarding code.
-    forward: (context, instance) => import('./forward-request.js').then((loaded) => loaded.forwardRequest(context, instance, setup)),
+    forward: (context, instance) =>
+      import('./forward-request.js').then((loaded) => loaded.forwardRequest(context, instance, setup, budget)),
   }
   return setup
 }
