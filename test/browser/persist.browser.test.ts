@@ -99,6 +99,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)("persist: 'session' in Chromium: the tab's s
         const sim = (window as unknown as { petstoreSim: import('../../src/browser.js').WorkerSimulator }).petstoreSim
         await fetch(`${api}/store/orders/3`, { method: 'DELETE', headers: { Authorization: 'Bearer petstore-test-key' } })
         await sim.reset()
+        // Room for a late announcement to land, not a bound: what is read below may come before or after it.
         await new Promise((resolve) => setTimeout(resolve, 200))
         return sessionStorage.getItem(key)
       },
