@@ -52,7 +52,7 @@ test('a consumer outside the repository imports the built package by name and dr
     shipped: [409, 'order_already_shipped'],
     missing: 404,
     badKey: [401, 'unauthorized'],
-    errorCodes: 31,
+    errorCodes: 33,
     contract: '1.0.0',
   })
 })
