@@ -5,7 +5,10 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { createSimulator, ScenarioError } from '../src/index.js'
 import { MAX_SCENARIO_FILE_BYTES } from '../src/core/scenario/scenario-file.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
+useAdminApi()
 
 const directory = mkdtempSync(join(tmpdir(), 'petstore-hostile-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))

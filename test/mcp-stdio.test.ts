@@ -7,7 +7,10 @@ import type { AdminOperation } from '../src/core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
 import { CLI, ROOT, useProcesses } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 const run = useProcesses()

@@ -2,13 +2,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { AdminOperation } from '../src/core/admin/admin-operation.js'
 import { clientOf } from '../src/core/admin/admin-client.js'
 import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
 import { ROOT } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
+useAdminApi()
 
 const serve = useAppServers()
 const auth = { Authorization: `Bearer ${KEY}` }
@@ -24,6 +27,12 @@ async function connect(origin: string, headers: Record<string, string> = {}): Pr
   clients.push(client)
   return client
 }
+
+// The first POST /__sim/mcp loads the MCP SDK and builds the admin document: set-up, not the first test's.
+beforeAll(async () => {
+  const { origin } = await serve()
+  await (await connect(origin)).listTools()
+})
 
 type Result = Awaited<ReturnType<Client['callTool']>>
 const textOf = (result: Result) => (result.content as { type: string; text: string }[])[0]?.text ?? ''

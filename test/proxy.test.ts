@@ -13,9 +13,12 @@ import { requiredGeneration } from '../src/transports/msw/required-generation.js
 import { expectResponseMatchesContract } from './support/contract.js'
 import { send } from './support/raw-http.js'
 import { postThenPreflight } from './support/post-preflight.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
 import { closedPort, FAKE_INVENTORY, fakeService, neverAnswers, streamBytes, useStandIns } from './support/stand-in.js'
 import { testTime } from './support/test-time.js'
+
+// The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
+useAdminApi()
 
 const API = 'https://api.petstore.example/v1'
 /** The real service's key: no answer of the simulator, journal entry, state or export may hold it. */

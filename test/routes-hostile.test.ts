@@ -8,7 +8,10 @@ import { join } from 'node:path'
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createSimulator, isScenarioError, type Scenario } from '../src/index.js'
 import { KEY } from './support/harness.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
+useAdminApi()
 
 const API = 'https://api.petstore.example/v1'
 const auth = { Authorization: `Bearer ${KEY}` }

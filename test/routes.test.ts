@@ -10,7 +10,10 @@ import { createAjv } from './support/ajv.js'
 import { expectResponseMatchesContract } from './support/contract.js'
 import { send } from './support/raw-http.js'
 import { postThenPreflight } from './support/post-preflight.js'
-import { useAppServers } from './support/serve.js'
+import { useAdminApi, useAppServers } from './support/serve.js'
+
+// The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
+useAdminApi()
 
 const API = 'https://api.petstore.example/v1'
 const KEY = 'petstore-test-key'
