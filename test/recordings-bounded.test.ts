@@ -8,6 +8,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { parseExactJson } from '../src/core/exact-json.js'
+import { ANSWER_BUDGET_TOTAL } from '../src/core/proxy/proxy-option.js'
 import * as routeTable from '../src/core/routes/route-table.js'
 import { createSimulator, type Scenario, type SimulatorOptions } from '../src/index.js'
 import { useStandIns } from './support/stand-in.js'
@@ -139,5 +140,32 @@ describe('a refused proxy URL', () => {
     }
     expect(message).toContain(`got ${shown}.`)
     expect(message).not.toMatch(/pw|sekrit|ann:|user:/)
+  })
+})
+
+describe('forwarded answers in flight', () => {
+  test('past the budget of answers being read a client gets 503 with Retry-After; the budget is given back', async () => {
+    const standIn = await startStandIn((request, response) => {
+      const size = request.url.endsWith('/small') ? 200 * 1024 : MiB
+      response.writeHead(200, { 'Content-Type': 'text/plain' }).end('x'.repeat(size))
+    })
+    // A small total through the tests' own key (not a public option): 256 KiB held at once.
+    const proxy = { target: standIn.origin, [ANSWER_BUDGET_TOTAL]: 256 * 1024 }
+    const sim = createSimulator({ scenario: 'pending', proxy })
+    onTestFinished(() => sim.close())
+    const big = await Promise.all([1, 2, 3].map((index) => sim.fetch(`${API}/big/${index}`, { headers: auth })))
+    for (const response of big) {
+      expect([response.status, response.headers.get('Retry-After'), ((await response.json()) as { code: string }).code]).toEqual([
+        503,
+        '1',
+        'service_unavailable',
+      ])
+    }
+    for (const _ of [1, 2]) {
+      const small = await sim.fetch(`${API}/small`, { headers: auth })
+      expect([small.status, (await small.text()).length]).toEqual([200, 200 * 1024])
+    }
+    // The spec's operations never wait for the proxy's budget.
+    expect((await sim.fetch(`${API}/store/orders`, { headers: auth })).status).toBe(200)
   })
 })

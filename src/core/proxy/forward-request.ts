@@ -2,7 +2,7 @@ import type { Instance, ProxySetup, RequestContext } from '../dispatch/request-c
 import { pathText } from '../operations/api-path.js'
 import type { Reply } from '../reply.js'
 import { forward } from './forward.js'
-import type { AnswerBudget } from './proxy-option.js'
+import type { AnswerBudget } from './answer-budget.js'
 import { recordInto } from './record.js'
 
 // Forwarding and recording, loaded by a proxy's first request (proxy-option.ts): only Node.js builds
@@ -20,7 +20,6 @@ export async function forwardRequest(context: RequestContext, instance: Instance
   const query = request.target.indexOf('?')
   const target = `${context.path === null ? '' : pathText(context.path)}${query === -1 ? '' : request.target.slice(query)}`
   const body = await request.body()
-  // A variable, not a literal: forward.ts (helper A) adds ProxyOptions.budget; until then it is passed and unread.
   const options = {
     target: proxy.target,
     ...(proxy.key === undefined ? {} : { key: proxy.key }),

@@ -2,6 +2,7 @@ import { ApiError, errorReply, invalidRequest } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { systemErrorCode } from '../system-error-code.js'
 import { systemTime, type TimeSource } from '../time-source.js'
+import type { AnswerBudget } from './answer-budget.js'
 import { hopByHop } from './hop-by-hop.js'
 import { isBadAnswer, passedBackHeaders, unsendable } from './target-answer.js'
 
@@ -28,6 +29,8 @@ export interface ProxyOptions {
   maxAnswerBytes?: number
   /** What the timeout waits by; the machine's by default. */
   time?: TimeSource
+  /** Shared by every answer being read at once (one per proxy setup): past it, 503 `service_unavailable`. */
+  budget?: AnswerBudget
 }
 
 type ProxyFailure =
@@ -35,6 +38,7 @@ type ProxyFailure =
   | typeof ErrorCode.ProxyUnreachable
   | typeof ErrorCode.ProxyAnswerTooLarge
   | typeof ErrorCode.ProxyBadAnswer
+  | typeof ErrorCode.ServiceUnavailable
 
 /** The answer to pass back: the target's (minus hop-by-hop headers, plus a sandboxing CSP), or one of the four Error answers. */
 export interface ForwardedAnswer {
@@ -104,11 +108,11 @@ function forwardUrl(base: string, request: ForwardRequest): URL {
 }
 
 /** The Error answer of a failed forward. */
-function failed(code: ProxyFailure, status: number, message: string): ForwardedAnswer {
+function failed(code: ProxyFailure, status: number, message: string, extra: Record<string, string> = {}): ForwardedAnswer {
   const reply = errorReply(new ApiError(status, code, message))
   return {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...extra },
     setCookie: [],
     body: new TextEncoder().encode(reply.body),
     forwarded: true,
@@ -116,12 +120,24 @@ function failed(code: ProxyFailure, status: number, message: string): ForwardedA
   }
 }
 
-/** Reads the answer body up to `max` bytes; null once it passes them (the read is cancelled at once). */
-async function readBounded(response: Response, max: number, abort: () => void): Promise<Uint8Array | null> {
+/** Why a body was not read whole: over the answer's own bound, or over what all answers in flight may hold. */
+type Unread = 'too-large' | 'busy'
+
+/**
+ * Reads the answer body up to `max` bytes, taking each chunk from `budget` (what it took is added to
+ * `taken`, for the caller to give back); why not, once it passes either (the read is cancelled at once).
+ */
+async function readBounded(
+  response: Response,
+  max: number,
+  abort: () => void,
+  budget: AnswerBudget | undefined,
+  taken: { bytes: number },
+): Promise<Uint8Array | Unread> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN)
   if (declared > max && response.headers.get('content-encoding') === null) {
     abort()
-    return null
+    return 'too-large'
   }
   const reader = response.body?.getReader()
   if (reader === undefined) return new Uint8Array()
@@ -131,11 +147,13 @@ async function readBounded(response: Response, max: number, abort: () => void): 
     const { done, value } = await reader.read()
     if (done) break
     size += value.length
-    if (size > max) {
+    const unread = size > max ? 'too-large' : budget !== undefined && !budget.take(value.length) ? 'busy' : null
+    if (unread !== null) {
       abort()
       await reader.cancel().catch(() => {})
-      return null
+      return unread
     }
+    taken.bytes += budget === undefined ? 0 : value.length
     chunks.push(value)
   }
   const body = new Uint8Array(size)
@@ -175,6 +193,7 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
   }, timeoutMs)
   const onClientAbort = () => controller.abort()
   request.signal?.addEventListener('abort', onClientAbort, { once: true })
+  const taken = { bytes: 0 }
   try {
     // A copy: Fetch takes an ArrayBuffer-backed view, and the caller's bytes stay the caller's.
     const body =
@@ -192,8 +211,15 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
       controller.abort()
       return failed(ErrorCode.ProxyBadAnswer, 502, `The proxy target ${shown} answered ${refused}; it is not passed back.`)
     }
-    const answer = await readBounded(response, max, () => controller.abort())
-    if (answer === null)
+    const answer = await readBounded(response, max, () => controller.abort(), options.budget, taken)
+    if (answer === 'busy')
+      return failed(
+        ErrorCode.ServiceUnavailable,
+        503,
+        'Forwarded answers being read hold all the memory they may; try again in a moment.',
+        { 'retry-after': '1' },
+      )
+    if (answer === 'too-large')
       return failed(
         ErrorCode.ProxyAnswerTooLarge,
         502,
@@ -224,6 +250,7 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
       `The proxy target ${shown} could not be reached or closed the connection without answering${shownCode}.`,
     )
   } finally {
+    options.budget?.give(taken.bytes)
     time.clearTimeout(timer)
     request.signal?.removeEventListener('abort', onClientAbort)
   }

@@ -2,6 +2,7 @@ import { isBearerToken } from '../bearer-auth.js'
 import type { ProxySetup } from '../dispatch/request-context.js'
 import { ValidationError } from '../validation-error.js'
 
+import { answerBudget } from './answer-budget.js'
 import { DEFAULT_PROXY_TIMEOUT_MS } from './forward.js'
 
 /** The `proxy` option: where requests no operation or route takes are forwarded (docs/proxy.md). */
@@ -16,13 +17,6 @@ export interface ProxyOption {
   record?: boolean
 }
 
-/** The bytes of forwarded answers being read at once, across requests: forward() takes them as they come and gives them back. */
-export interface AnswerBudget {
-  /** Takes `bytes`; false (nothing taken) when they would pass the total. */
-  take(bytes: number): boolean
-  give(bytes: number): void
-}
-
 /**
  * What all forwarded answers being read may hold at once. Four answers at their own bound (32 MiB,
  * forward.ts) fit, or a hundred of 1 MiB: enough for a test suite's concurrency, while a burst of large
@@ -32,21 +26,6 @@ const ANSWER_BUDGET_BYTES = 128 * 1024 * 1024
 
 /** Not a public option: a test sets a small total through it (`{ ...proxy, [ANSWER_BUDGET_TOTAL]: 4096 }`). */
 export const ANSWER_BUDGET_TOTAL = Symbol('petstore-orders-simulator proxy answer budget, for tests')
-
-/** A budget of `total` bytes, one per proxy setup: every simulator (and server) has its own. */
-export function answerBudget(total: number): AnswerBudget {
-  let held = 0
-  return {
-    take(bytes) {
-      if (held + bytes > total) return false
-      held += bytes
-      return true
-    },
-    give(bytes) {
-      held = Math.max(0, held - bytes)
-    },
-  }
-}
 
 /**
  * The target as a message may show it: scheme, host and path; never user info or a query, which may
