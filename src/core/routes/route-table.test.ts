@@ -160,7 +160,7 @@ test('bodies: any JSON within 1 MiB, none on HEAD or 204', () => {
   const [route] = parseRoutes([{ method: 'GET', path: '/x', status: 200, body: { id: 9007199254740993n, list: [null, true] } }], fail)
   expect(routeReply(route as Route)).toEqual({
     status: 200,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'Content-Security-Policy': 'sandbox' },
     body: '{"id":9007199254740993,"list":[null,true]}',
   })
 })
@@ -173,6 +173,6 @@ test('at most 1,000 routes', () => {
 
 test('a string body under a Content-Type that is not JSON is sent as it is', () => {
   const reply = routeReply({ method: 'GET', path: '/x', status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello' })
-  expect(reply).toEqual({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello' })
+  expect(reply).toEqual({ status: 200, headers: { 'content-type': 'text/plain', 'Content-Security-Policy': 'sandbox' }, body: 'hello' })
   expect(routeReply({ method: 'POST', path: '/x', status: 202 }).body).toBeNull()
 })
