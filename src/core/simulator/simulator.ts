@@ -83,6 +83,8 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     throw error
   }
 
+  // One reporter: the dispatcher's 500s and sim.fetch's replies Fetch could not build go to the same onError.
+  const report = errorReporter(options.onError)
   const dispatcher = createDispatcher({
     base: checked.base,
     instanceFor(request) {
@@ -96,7 +98,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     config: { deprecation: checked.deprecation },
     fallthrough: options.fallthrough ?? false,
     bodyLimit: checked.bodyLimit,
-    report: errorReporter(options.onError),
+    report,
     time,
     proxy: checked.proxy,
   })
@@ -110,7 +112,7 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
     return createView(() => sessions.get(sessionId), factory, checked, fail)
   }
   const sim: SimulatorCore = Object.assign(view(null, failInProcess), {
-    fetch: createSimFetch({ dispatcher, base: checked.base, fallbackFetch: options.fallbackFetch }),
+    fetch: createSimFetch({ dispatcher, base: checked.base, fallbackFetch: options.fallbackFetch, report }),
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
