@@ -144,7 +144,7 @@ describe('petstore-sim mcp (stdio)', () => {
       { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'reset', arguments: { scenario: 'pending', session: 's1' } } },
       { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'listAdminOrders', arguments: { session: 's1' } } },
     ]
-    child.stdin.end(messages.map((message) => JSON.stringify(message)).join('\n') + '\n')
+    child.stdin.end(`${messages.map((message) => JSON.stringify(message)).join('\n')}\n`)
     expect(await exited).toBe(0)
     const answers = stdout()
       .trim()

@@ -3,7 +3,7 @@ import { isPlainObject } from '../../core/scenario/plain-object.js'
 import { secretRedactor } from './secret-search.js'
 
 /** What a credential reads in the scenario. */
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 /** The most characters of credentials searched for: the search's tables take about 30 bytes a character. */
 export const MAX_SECRET_CHARS = 8 * 1024 * 1024
 /** Values shorter than this are not searched for: they cannot be told from other text (as `verify` redacts its key). */
@@ -21,9 +21,8 @@ const CREDENTIAL_FIELD = /(?:token|secret|password|passwd|api[-_]?key|access[-_]
 const PAIR = /(?<![^\s?&;#"'<>])([^\s?&;#"'<>=]+)=([^\s&;#"'<>]+)/g
 
 /** HTTP/2's pseudo-headers (":authority", the host) are no credentials either. */
-export const isCredentialHeader = (name: string) =>
-  CREDENTIAL_HEADER.test(name) && !name.startsWith(':') && !CHALLENGES.has(name.toLowerCase())
-export const isCredentialField = (name: string) => CREDENTIAL_FIELD.test(name)
+const isCredentialHeader = (name: string) => CREDENTIAL_HEADER.test(name) && !name.startsWith(':') && !CHALLENGES.has(name.toLowerCase())
+const isCredentialField = (name: string) => CREDENTIAL_FIELD.test(name)
 
 function field(record: unknown, name: string): unknown {
   return isPlainObject(record) ? record[name] : undefined

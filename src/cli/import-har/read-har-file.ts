@@ -3,7 +3,7 @@ import { systemErrorCode } from '../../core/system-error-code.js'
 import { HarImportError } from './har-entries.js'
 
 /** The largest HAR file read, in bytes (UTF-8 takes at least one a character: within it in bytes is within it in characters). */
-export const MAX_HAR_BYTES = 64 * 1024 * 1024
+const MAX_HAR_BYTES = 64 * 1024 * 1024
 /** Opened without waiting: a FIFO opens at once rather than when a writer comes. O_NONBLOCK is missing on Windows, which has no FIFOs. */
 const READ_NOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 

@@ -3,7 +3,7 @@ import { ApiError, errorReply } from '../../core/api-error.js'
 import { ANY_METHOD, apiCorsHeaders, preflightHeaders } from '../../core/cors.js'
 import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
 import { ErrorCode } from '../../core/error-codes.js'
-import { matchRoute, type RouteUrl } from '../../core/operations/routing.js'
+import { matchRoute } from '../../core/operations/routing.js'
 import type { Reply } from '../../core/reply.js'
 import type { SimulatorInternals } from '../../core/simulator/internals.js'
 import { type Arrival, arrival, elapsedSince } from '../../core/state/journal.js'
@@ -18,6 +18,7 @@ import {
   nodeRequest,
   pathOf,
   readBody,
+  routeUrl,
   sendError,
   targetError,
   writeReply,
@@ -37,11 +38,6 @@ export interface FrontDoorOptions {
   hostCheck: (header: string | undefined) => ApiError | null
   /** Answers `GET /__sim/health`, before the Host check and whether the admin API is on or not. */
   health: RequestListener
-}
-
-/** What routing reads of a request-target checked by `targetError`: its path as sent (the origin is no server's). */
-function rawUrl(target: string): RouteUrl {
-  return { origin: 'http://localhost', pathname: pathOf(target) }
 }
 
 /** One request on its way through the front door. */
@@ -96,8 +92,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
   function dispatch(exchange: Exchange, body: Buffer | null): void {
     const { req, res, cors } = exchange
     const target = req.url as string
-    // The path as sent, not as a URL would rewrite it (dot segments, "\\"): the core's one path rule reads it.
-    const url = rawUrl(target)
+    const url = routeUrl(target)
     let reply: ReturnType<typeof dispatcher.route>
     try {
       const request = nodeRequest(req, res, body)
@@ -129,7 +124,7 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
     let methods = ANY_METHOD
     // Routes or a proxy may take any method at an operation's path too.
     if (!dispatcher.answersBeyondSpec(nodeRequest(req, res, null)))
-      methods = matchRoute(rawUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
+      methods = matchRoute(routeUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
     writeReply(res, { status: 204, headers: preflightHeaders(methods, headerOf(req, 'access-control-request-headers')), body: null }, cors)
   }
 

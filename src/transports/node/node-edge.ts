@@ -37,9 +37,6 @@ export function targetError(target: string | undefined): ApiError | null {
 /** The origin routing sees on every request: it compares it with a pinned base's. */
 const REQUEST_ORIGIN = 'http://localhost'
 
-/** A path a `URL` would leave as it is: letters, digits, "/", "-", "_", "~". */
-const PLAIN_PATH = /^[\w\-~/]*$/
-
 /** The path of a request-target, without its query or fragment: what a 404 names. */
 export function pathOf(target: string): string {
   const end = target.search(/[?#]/)
@@ -47,15 +44,11 @@ export function pathOf(target: string): string {
 }
 
 /**
- * What routing reads of a request-target (checked by `targetError`): the
- * path as sent when a `URL` would not rewrite it, else as a `URL` parses it
- * (dot segments, escapes). The query is never read.
+ * What routing reads of a request-target (checked by `targetError`): its path as sent, not as a `URL`
+ * would rewrite it (dot segments, a backslash), for the core's one path rule to read (api-path.ts).
  */
 export function routeUrl(target: string): RouteUrl {
-  const query = target.indexOf('?')
-  const path = query === -1 ? target : target.slice(0, query)
-  if (PLAIN_PATH.test(path)) return { origin: REQUEST_ORIGIN, pathname: path }
-  return new URL(`${REQUEST_ORIGIN}${path}`)
+  return { origin: REQUEST_ORIGIN, pathname: pathOf(target) }
 }
 
 /**
