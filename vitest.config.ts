@@ -9,10 +9,9 @@ export default defineConfig({
     isolate: true,
     // Checks every admin answer a test gets from fetch against the admin document, made from the admin table.
     setupFiles: ['test/support/validate-admin-responses.ts'],
-    // Sized for a busy machine, not an idle one (vitest's own are 5 s and 10 s): beside four CPU-bound processes
-    // on two cores (npm run test:loaded) a test runs three to four times slower, and must still pass. A test that
-    // needs more says so on itself, with why; heavy set-up (a bundle, a browser, a server) goes in beforeAll.
-    testTimeout: 20_000,
+    // A test keeps vitest's 5 s for what it asserts; one that needs more says so on itself, with why. Heavy
+    // set-up (a bundle, a browser, a server, the admin app) goes in beforeAll, whose timeout is sized for a busy
+    // machine: beside four CPU-bound processes on two cores (npm run test:loaded) it runs three to four times slower.
     hookTimeout: 60_000,
     // expect.poll gives up after 1 s by default: what it waits for (a page's change, a process's line) comes when a
     // busy machine gets to it. A test whose point is how soon says so on the poll itself.
