@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { kindOf } from '../../core/scenario/read-folder-scenario.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
 import { HarImportError } from './har-entries.js'
 
@@ -6,15 +7,6 @@ import { HarImportError } from './har-entries.js'
 const MAX_HAR_BYTES = 64 * 1024 * 1024
 /** Opened without waiting: a FIFO opens at once rather than when a writer comes. O_NONBLOCK is missing on Windows, which has no FIFOs. */
 const READ_NOW = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
-
-/** What a path is when it is not a regular file, for its error. */
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder'
-  if (stats.isFIFO()) return 'a named pipe (FIFO)'
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
-  if (stats.isSocket()) return 'a socket'
-  return 'a special file'
-}
 
 const sized = (bytes: number) => `${bytes} bytes${bytes % (1024 * 1024) === 0 ? ` (${bytes / 1024 / 1024} MiB)` : ''}`
 

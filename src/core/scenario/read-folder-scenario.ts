@@ -11,8 +11,8 @@ import { isScenarioError, ScenarioError } from './scenario-error.js'
 /** The largest file the folder reads, and the largest scenario a save writes (about 40,000 orders). */
 export const MAX_FOLDER_FILE_BYTES = 4 * 1024 * 1024
 
-/** What a folder file is when it is not a regular file, for its error. */
-function kindOf(stats: FileStats): string {
+/** What a file is when it is not a regular file, for its error (a folder file's, a HAR's). */
+export function kindOf(stats: FileStats): string {
   if (stats.isDirectory()) return 'a folder'
   if (stats.isFIFO()) return 'a named pipe (FIFO)'
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
