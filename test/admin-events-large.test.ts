@@ -3,12 +3,15 @@
 import { get, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import express from 'express'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createSimulator, type Simulator } from '../src/index.js'
 import { type RunningSimulator, startSimulatorServer } from '../src/server.js'
 import { eventsRoute } from '../src/transports/express/admin/admin-events.js'
 import { createHttpServer } from '../src/transports/node/http-server.js'
 import { useAdminApi } from './support/serve.js'
+
+// Each test serializes and streams states of 100,000 orders: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 20_000 })
 
 // The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
 useAdminApi()

@@ -1,10 +1,13 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { type SimulatorServerOptions, startSimulatorServer } from '../src/server.js'
 import { CLI, useProcesses, whenReady } from './support/cli-process.js'
+
+// Each test starts the built CLI as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // Bad input the CLI used to take without a word (issue 42, section 8): dates
 // `new Date()` reads leniently, sunsets before their deprecation, base paths

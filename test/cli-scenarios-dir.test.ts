@@ -1,8 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { CLI, useProcesses, whenReady } from './support/cli-process.js'
+
+// Each test starts the built CLI as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // petstore-sim --scenarios-dir (PETSTORE_SIM_SCENARIOS_DIR), as the container image runs it (issue 32).
 

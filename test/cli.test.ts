@@ -3,11 +3,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import { beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { FLAGS, VERIFY_FLAGS } from '../src/cli/flags.js'
 import { createSimulator } from '../src/index.js'
 import { CLI, freePort, ROOT, useProcesses, whenReady } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
+
+// Each test starts the built CLI as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 const run = useProcesses()
 const cli = (args: string[], env: Record<string, string> = {}) => run(process.execPath, [CLI, ...args], env)

@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test, vi } from 'vitest'
 import { startSimulatorServer } from '../src/server.js'
 import { ROOT } from './support/cli-process.js'
 import {
@@ -19,6 +19,9 @@ import {
 } from './support/doc-blocks.js'
 import { runJest } from './support/jest-project.js'
 import { linkedProject, packageDir } from './support/linked-project.js'
+
+// Each test runs a documented command, project or program: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // The doc test (issue 17, item 12): every shell and TypeScript block of README.md and docs/ runs here,
 // so a step a newcomer copies cannot fail unnoticed. What "runs" means is said in support/doc-blocks.ts.

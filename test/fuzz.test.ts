@@ -1,10 +1,13 @@
 import fc from 'fast-check'
 import { getResponse } from 'msw'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
 import { runs } from './support/runs.js'
 import { useAppServers } from './support/serve.js'
+
+// Each test sends hundreds of random requests: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 20_000 })
 
 const SEED = Number(process.env['FC_SEED'] ?? Math.floor(Math.random() * 2 ** 31))
 console.log(`[fuzz] fast-check seed ${SEED} (replay with FC_SEED=${SEED})`)

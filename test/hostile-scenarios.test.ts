@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { createSimulator, ScenarioError } from '../src/index.js'
 import { MAX_SCENARIO_FILE_BYTES } from '../src/core/scenario/scenario-file.js'
 import { KEY } from './support/harness.js'
 import { useAdminApi, useAppServers } from './support/serve.js'
+
+// Tests here load or refuse scenarios of up to a million orders: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 20_000 })
 
 // The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
 useAdminApi()

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getResponse } from 'msw'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import '../src/vitest.js'
 import { ROOT } from './support/cli-process.js'
 import { runJest } from './support/jest-project.js'
 import { linkedProject } from './support/linked-project.js'
+
+// Each test runs Jest in a child process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // Jest itself, on small projects of its own; README's examples run in test/docs.test.ts, fresh installs in test/package/smoke.mjs.
 const WORK = join(ROOT, '.doc-test')

@@ -2,12 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { AdminOperation } from '../src/core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS } from '../src/core/admin/admin-table.js'
 import { CLI, ROOT, useProcesses } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
 import { useAdminApi, useAppServers } from './support/serve.js'
+
+// Each test starts the built command as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // The admin app and the answer checker load in set-up, not in the first test that calls /__sim.
 useAdminApi()

@@ -1,11 +1,14 @@
 import fc from 'fast-check'
 import { getResponse } from 'msw'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import type { AfterCancel } from '../src/core/glossary.js'
 import { createSimulator, type Simulator } from '../src/index.js'
 import { KEY } from './support/harness.js'
 import { runs } from './support/runs.js'
 import { useAdminApi, useAppServers } from './support/serve.js'
+
+// Each test runs hundreds of random sequences: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 20_000 })
 
 // The admin app and the answer checker load in beforeAll, not in the first test that calls /__sim.
 useAdminApi()

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { http, passthrough } from 'msw'
 import { createSimulator, type Scenario } from '../src/index.js'
 import { setupSimulatorServer } from '../src/node.js'
@@ -10,6 +10,9 @@ import { createSimulatorApp, startSimulatorServer } from '../src/server.js'
 import { CLI, ROOT, useProcesses } from './support/cli-process.js'
 import { docPages, readBlocks } from './support/doc-blocks.js'
 import { listen, useAppServers } from './support/serve.js'
+
+// Each test starts the built CLI or installs a project as a newcomer would: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // Issue 17, one test per numbered item done so far (1 to 12; the doc test of item 12 is test/docs.test.ts): what a new user following README meets.
 const AUTH = { Authorization: 'Bearer petstore-test-key' }

@@ -4,13 +4,16 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, onTestFinished, test } from 'vitest'
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { importHarMain } from '../src/cli/import-har/import-har-main.js'
 import { recordMain } from '../src/cli/record/record-main.js'
 import { parseExactJson } from '../src/core/exact-json.js'
 import { createSimulator, loadScenarioFile } from '../src/index.js'
 import { CLI, useProcesses } from './support/cli-process.js'
 import { closedPort, type StandIn, startStandIn } from './support/stand-in.js'
+
+// Each test starts the built CLI as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 /** The real service's key and the browser's session: no file or output may hold either. */
 const KEY = 'staging-key-Zq81xK7mPw4n'

@@ -13,6 +13,9 @@ import * as routeTable from '../src/core/routes/route-table.js'
 import { createSimulator, type Scenario, type SimulatorOptions } from '../src/index.js'
 import { useStandIns } from './support/stand-in.js'
 
+// Tests here forward and record megabytes of JSON: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 20_000 })
+
 // Counted, not replaced: how often a state's whole route table is compiled.
 vi.mock('../src/core/routes/route-table.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/core/routes/route-table.js')>()

@@ -8,6 +8,9 @@ import { folderFileSystem, type FolderFileSystem } from '../src/core/scenario/fo
 import { openScenarioFolder, type ScenarioFolder } from '../src/core/scenario/scenario-folder.js'
 import { createScenarioWriter } from '../src/core/scenario/write-scenario-file.js'
 
+// Each test starts the built CLI as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
+
 // The scenarios folder against a hostile or failing file system (issue 42, sections 3 and 4):
 // a FIFO renamed in between a listing and a read, a save on a full disk, temporary files a crash left.
 

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
-import { afterEach, beforeAll, expect, test } from 'vitest'
+import { afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { CLI, useProcesses } from './support/cli-process.js'
+
+// Each test runs petstore-sim verify, a process, against a server: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 // `petstore-sim verify` against a service that answers what it likes: escape
 // sequences in its Error codes, dates and records no scenario can hold, a

@@ -3,13 +3,16 @@ import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import { afterEach, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createSimulator } from '../src/index.js'
 import { createProbeClient } from '../src/cli/verify/probe-client.js'
 import { startSimulatorServer } from '../src/server.js'
 import { type DifferingProvider, startDifferingProvider } from './fixtures/differing-provider.mjs'
 import { createAjv } from './support/ajv.js'
 import { CLI, freePort, useProcesses } from './support/cli-process.js'
+
+// Each test runs petstore-sim verify, a process, against a server: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 const run = useProcesses()
 

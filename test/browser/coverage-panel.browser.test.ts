@@ -1,8 +1,11 @@
 import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { type RunningSimulator, startSimulatorServer } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { useAdminApi } from '../support/serve.js'
+
+// Each test drives Chromium through a page: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 const AUTH = { Authorization: 'Bearer petstore-test-key' }
 

@@ -1,12 +1,15 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { BUILTIN_SCENARIOS } from '../../src/index.js'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
 import { listen, type Listening, useAdminApi } from '../support/serve.js'
+
+// Each test drives Chromium through a page: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 const ARTIFACTS = join(ROOT, 'test-results')
 const API = 'https://api.petstore.example/v1'

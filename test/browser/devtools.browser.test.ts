@@ -3,11 +3,14 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { ROOT } from '../support/cli-process.js'
 import { listen, type Listening, useAdminApi } from '../support/serve.js'
+
+// Each test drives Chromium through a page: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 const ARTIFACTS = join(ROOT, 'test-results')
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')

@@ -7,6 +7,9 @@ import { createSimulatorApp, type RunningSimulator, startSimulatorServer } from 
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { listen, type Listening, useAdminApi } from '../support/serve.js'
 
+// Each test drives Chromium through a page: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
+
 explainBrowserSkip('the Chromium tests that run every panel control over both connections')
 
 /** What a test reads of the simulator behind the panel, whichever connection the panel has. */

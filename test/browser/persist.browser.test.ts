@@ -1,8 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createSimulatorApp } from '../../src/server.js'
 import { explainBrowserSkip, launchChromium, SKIP_BROWSER_TESTS } from '../support/chromium.js'
 import { listen, type Listening, useAdminApi } from '../support/serve.js'
+
+// Each test drives Chromium through a page: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
+vi.setConfig({ testTimeout: 30_000 })
 
 const API = 'https://api.petstore.example/v1'
 const STORAGE_KEY = 'petstore-orders-simulator:state'
