@@ -157,3 +157,37 @@ describe('in process (sim.fetch): the URL as Fetch parsed it', () => {
     expect(standIn.seen.map((seen) => seen.url)).toEqual(['/api/store/inventory'])
   })
 })
+
+describe('routes read by the same rule', () => {
+  test('a route path answers every spelling of itself, escaped or not', async () => {
+    const sim = createSimulator({
+      scenario: {
+        name: 'spelled',
+        orders: [],
+        routes: [
+          { method: 'GET', path: '/a|b', status: 200, body: 'bar' },
+          { method: 'GET', path: '/x%7e', status: 200, body: 'tilde' },
+          { method: 'GET', path: '/caf%C3%A9/{id}', status: 200, body: 'cafe' },
+        ],
+      },
+    })
+    onTestFinished(() => sim.close())
+    const bodyOf = async (path: string) => {
+      const response = await sim.fetch(`https://api.petstore.example/v1${path}`, { headers: auth })
+      return `${response.status} ${await response.text()}`
+    }
+    expect(await bodyOf('/a|b')).toBe('200 "bar"')
+    expect(await bodyOf('/a%7Cb')).toBe('200 "bar"')
+    expect(await bodyOf('/x~')).toBe('200 "tilde"')
+    expect(await bodyOf('/x%7E')).toBe('200 "tilde"')
+    expect(await bodyOf('/café/1')).toBe('200 "cafe"')
+  })
+
+  test('a route path no request could reach (";", "\\\\", "%2f", "%2e") is refused at load, naming routes[N].path', () => {
+    for (const path of ['/a;b', '/a\\b', '/a%2fb', '/%2e%2e', '/a%2Eb'])
+      expect(
+        () => createSimulator({ scenario: { name: 'dead', orders: [], routes: [{ method: 'GET', path, status: 200 }] } }),
+        path,
+      ).toThrow(/routes\[0\]\.path/)
+  })
+})

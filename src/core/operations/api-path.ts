@@ -76,6 +76,11 @@ function encodeSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/%(?:21|24|26|27|28|29|2A|2B|2C|3D|3A|40)/g, decodeURIComponent)
 }
 
+/** A route's literal segment as a request's path text spells it (decoded, then escaped where it must be), so they compare. */
+export function canonicalSegment(raw: string): string {
+  return encodeSegment(decodeSegment(raw).text)
+}
+
 /** The path as it is matched on, under the base: "" for the base itself, else "/a/b" (with the trailing "/" sent). */
 export function pathText(path: ApiPath): string {
   if (path.segments.length === 0) return path.trailingSlash ? '/' : ''

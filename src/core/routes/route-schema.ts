@@ -2,6 +2,7 @@
 // recording and import-har check the routes they make with it (parse-routes.ts). Kept small: every page
 // that loads the simulator carries it; matching and answering load only when a route is asked for.
 import * as v from 'valibot'
+import { readApiPath } from '../operations/api-path.js'
 import { OPERATIONS } from '../operations/registry.js'
 import { jsonText } from '../json-text.js'
 import { describe } from '../quote-value.js'
@@ -43,6 +44,9 @@ export function templateSegments(path: string): (string | null)[] {
         .split('/')
         .map((segment) => (/^\{.*\}$/.test(segment) ? null : segment))
 }
+
+/** A path a request can have: none that the one path rule refuses (`;`, `\`, `%2f`, `%2e`...; api-path.ts) could ever reach a route. */
+const requestable = (path: string) => readApiPath(path, '')?.problem === undefined
 
 /** A path under the base: printable ASCII segments, none empty, "." or ".."; a `{name}` is a whole segment. */
 const PATH = /^(\/(?!\.\.?(\/|$))(\{[a-z_][\w-]*\}|[!"$-.0->@-z|~]+))+$|^\/$/i
@@ -135,7 +139,7 @@ const taken = ({ method, path }: { method: string; path: string }) =>
 export const RouteSchema: v.GenericSchema<Route> = v.pipe(
   record({
     method: oneOf(ROUTE_METHODS),
-    path: v.custom<string>((path) => typeof path === 'string' && PATH.test(path), mustBe('a path under the base such as "/store/{id}"')),
+    path: v.custom<string>((path) => typeof path === 'string' && PATH.test(path) && requestable(path), mustBe('a path under the base such as "/store/{id}"')),
     status: integer(200, 599),
     headers: v.optional(HeadersSchema),
     // Any JSON value, sent as JSON text (a string under a Content-Type that is not JSON is sent as it is).

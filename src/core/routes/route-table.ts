@@ -1,5 +1,6 @@
 import type { JsonValue } from '../glossary.js'
 import { jsonText } from '../json-text.js'
+import { canonicalSegment } from '../operations/api-path.js'
 import { type Route, templateSegments } from './route-schema.js'
 
 export type { Route } from './route-schema.js'
@@ -75,7 +76,8 @@ export function createRouteTable(routes: readonly HeldRoute[]): RouteTable {
   const byMethod = new Map<string, Map<number, CompiledRoute[]>>()
   /** The list a route goes in, and its compiled form. */
   function place(route: HeldRoute, index: number): [CompiledRoute[], CompiledRoute] {
-    const segments = templateSegments(route.path)
+    // Literals as a request's path text spells them (api-path.ts): `/a|b` and `/a%7Cb` are one path.
+    const segments = templateSegments(route.path).map((segment) => (segment === null ? null : canonicalSegment(segment)))
     const compiled = { route, index, segments, rank: segments.map((segment) => (segment === null ? '0' : '1')).join('') }
     const byLength = byMethod.get(route.method) ?? new Map<number, CompiledRoute[]>()
     byMethod.set(route.method, byLength)
