@@ -278,6 +278,12 @@ describe('bad input exits 2 with one line', () => {
     ['a target that is no URL', ['--target', 'not a url', '--key', SECRET], /^--target must be an http or https URL/],
     ['an ftp target', ['--target', 'ftp://example.test/v1', '--key', SECRET], /^--target must be an http or https URL, got a ftp: one/],
     ['credentials in the target', ['--target', `https://user:${SECRET}@example.test/v1`, '--key', SECRET], /must not carry credentials/],
+    // No URL, yet a password in it: shown without it.
+    [
+      'credentials in a target that is no URL',
+      ['--target', `http//user:${SECRET}@example.test/v1`, '--key', SECRET],
+      /^--target must be an http or https URL/,
+    ],
     ['no key', ['--target', 'http://127.0.0.1:9/v1'], /^verify needs --key <token>/],
     ['a key outside RFC 6750', ['--target', 'http://127.0.0.1:9/v1', '--key', `${SECRET} x`], /^--key must be an RFC 6750 bearer token/],
     ['a rate of 0', ['--target', 'http://127.0.0.1:9/v1', '--key', SECRET, '--rate', '0'], /^--rate must be a number from 0.1 to 100/],

@@ -29,7 +29,8 @@ export function parseTarget(text: string | undefined, command: string): string {
   try {
     url = new URL(text)
   } catch {
-    throw usage(`--target must be an http or https URL, such as https://api.example.test/v1, got "${text}".`)
+    // Shown without user info or a query: a password or key may be in either, even in text that is no URL.
+    throw usage(`--target must be an http or https URL, such as https://api.example.test/v1, got "${shownUrl(text)}".`)
   }
   // The key goes in --key only: a URL with credentials ends up in shell history, logs and this tool's output.
   if (url.username !== '' || url.password !== '')

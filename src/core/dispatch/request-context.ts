@@ -74,7 +74,7 @@ export interface RequestContext {
   readonly param: string
   /** The order the request acts on (a valid int64 path id), else null. */
   readonly orderId: Int64Key | null
-  /** Its URL, read only by the 404 or 405 of a request no operation takes (null for an operation's). */
+  /** Its URL, read by the steps of a request no operation takes: its path, 400, 404 or 405 (null for an operation's). */
   readonly url: RouteUrl | null
   /**
    * The path under the base as routes and forwarding read it (api-path.ts); null for an operation's

@@ -1,6 +1,6 @@
 // What a path under the API base is, said once: operations, routes and forwarding all read a request's
-// path through `readApiPath`, so no spelling can be one path to the simulator and another to a server
-// behind it (docs/proxy.md, "What is forwarded").
+// path through `readApiPath`, and routes spell their literals as it does (`canonicalSegment`), so no
+// spelling can be one path to the simulator and another to a server behind it (docs/proxy.md, "What a path is").
 
 /** A request's path under the base, as every rule reads it. */
 export interface ApiPath {
@@ -10,7 +10,7 @@ export interface ApiPath {
   trailingSlash: boolean
   /**
    * Why a server behind the simulator could read this path as another one, or undefined. Such a path
-   * is never routed or forwarded (400 `invalid_path`); an operation still reads its parameter as sent.
+   * is never routed or forwarded (400 `invalid_path`); an operation still reads its (decoded) parameter by its own rule.
    */
   problem: string | undefined
 }

@@ -40,7 +40,7 @@ type ProxyFailure =
   | typeof ErrorCode.ProxyBadAnswer
   | typeof ErrorCode.ServiceUnavailable
 
-/** The answer to pass back: the target's (minus hop-by-hop headers, plus a sandboxing CSP), or one of the four Error answers. */
+/** The answer to pass back: the target's (minus hop-by-hop headers, plus a sandboxing CSP), or one of the five Error answers. */
 export interface ForwardedAnswer {
   status: number
   /** Lower-case names; repeated ones joined with ", " (Set-Cookie apart, below). */
@@ -171,7 +171,8 @@ async function readBounded(
  * followed. Never rejects for the target's sake: a timeout is 504
  * `proxy_timeout`, an unreachable target 502 `proxy_unreachable`, an answer
  * over the bound 502 `proxy_answer_too_large`, one that is not HTTP, is cut
- * off or could not be sent on 502 `proxy_bad_answer`. Throws an `ApiError`
+ * off or could not be sent on 502 `proxy_bad_answer`, one that would pass
+ * the budget of answers being read 503 `service_unavailable`. Throws an `ApiError`
  * (400) for a request that cannot be forwarded, and the client's abort reason.
  */
 export async function forward(request: ForwardRequest, options: ProxyOptions): Promise<ForwardedAnswer> {
