@@ -83,6 +83,8 @@ function bytesRead(cause: unknown): number {
  */
 export function isBadAnswer(cause: unknown, answered: boolean): boolean {
   if (answered) return true
+  // Newer undici (Node 24) throws its HTTP parser's error without a code: its name says what it is.
+  if (cause instanceof Error && cause.name === 'HTTPParserError') return true
   const code = systemErrorCode(cause)
   if (code === undefined) return false
   return code.startsWith('HPE_') || UNREADABLE_ANSWER.has(code) || (code === 'UND_ERR_SOCKET' && bytesRead(cause) > 0)
