@@ -139,7 +139,10 @@ const taken = ({ method, path }: { method: string; path: string }) =>
 export const RouteSchema: v.GenericSchema<Route> = v.pipe(
   record({
     method: oneOf(ROUTE_METHODS),
-    path: v.custom<string>((path) => typeof path === 'string' && PATH.test(path) && requestable(path), mustBe('a path under the base such as "/store/{id}"')),
+    path: v.custom<string>(
+      (path) => typeof path === 'string' && PATH.test(path) && requestable(path),
+      mustBe('a path under the base such as "/store/{id}"'),
+    ),
     status: integer(200, 599),
     headers: v.optional(HeadersSchema),
     // Any JSON value, sent as JSON text (a string under a Content-Type that is not JSON is sent as it is).
