@@ -73,7 +73,7 @@ export function readApiPath(pathname: string, basePath: string): ApiPath | null 
 
 /** A decoded segment as a path segment again: what must be escaped is (RFC 3986 pchar), the rest is sent as it reads. */
 function encodeSegment(segment: string): string {
-  return encodeURIComponent(segment).replace(/%(?:21|24|26|27|28|29|2A|2B|2C|3D|3A|40)/g, decodeURIComponent)
+  return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3D|3A|40)/g, decodeURIComponent)
 }
 
 /** A route's literal segment as a request's path text spells it (decoded, then escaped where it must be), so they compare. */
