@@ -4,10 +4,9 @@ import type { Int64 } from '../glossary.js'
 import { int64Key, parseInt64 } from '../int64.js'
 import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
-import { isWhole } from './latency.js'
+import * as v from 'valibot'
+import { isWhole, whole } from './latency.js'
 import { quote } from '../quote-value.js'
-
-type FaultKind = 'status' | 'network' | 'hang' | 'slow-body' | 'malformed-json'
 
 /** What a fault does and when. Exactly one of `times` and `probability` may be given (neither: every time). */
 export interface FaultInput {
@@ -48,8 +47,21 @@ const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   503: ErrorCode.ServiceUnavailable,
   504: ErrorCode.GatewayTimeout,
 }
-const FAULT_KINDS: readonly FaultKind[] = ['status', 'network', 'hang', 'slow-body', 'malformed-json']
-const FAULT_FIELDS = ['operation', 'orderId', 'kind', 'status', 'retryAfter', 'durationMs', 'times', 'probability']
+const FAULT_KINDS = ['status', 'network', 'hang', 'slow-body', 'malformed-json'] as const
+type FaultKind = (typeof FAULT_KINDS)[number]
+
+/** One fault, as a scenario file's JSON Schema says what parseFault takes. */
+export const FaultShape = v.strictObject({
+  operation: v.picklist(OPERATION_IDS),
+  orderId: v.optional(v.union([v.pipe(v.number(), v.integer()), v.pipe(v.string(), v.regex(/^-?\d+$/))])),
+  kind: v.picklist(FAULT_KINDS),
+  status: v.optional(v.picklist([500, 502, 503, 504])),
+  retryAfter: v.optional(whole(0)),
+  durationMs: v.optional(whole(0, MAX_DURATION_MS)),
+  times: v.optional(whole(1)),
+  probability: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+})
+const FAULT_FIELDS = Object.keys(FaultShape.entries)
 
 function invalid(field: string, message: string): ValidationError {
   return new ValidationError(field, message)

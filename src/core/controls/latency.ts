@@ -1,5 +1,5 @@
-import type { OperationId } from '../operations/registry.js'
-import { OPERATION_IDS } from '../operations/registry.js'
+import * as v from 'valibot'
+import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 import { quote } from '../quote-value.js'
 
@@ -19,6 +19,21 @@ export type LatencySettings = { default?: LatencyInput } & Partial<Record<Operat
 export type LatencyRanges = Partial<Record<OperationId | 'default', Latency>>
 
 export const MAX_LATENCY_MS = 60_000
+
+/** A whole number from `min` (to `max`), as the JSON Schema of a scenario says it. */
+export const whole = (min: number, max?: number) =>
+  max === undefined ? v.pipe(v.number(), v.integer(), v.minValue(min)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
+/** One latency, as a scenario file's JSON Schema says what parseLatency takes. */
+export const LatencyValue = v.union([
+  whole(0, MAX_LATENCY_MS),
+  v.pipe(v.string(), v.regex(/^\d+(-\d+)?$/)),
+  v.strictObject({ min: whole(0), max: v.pipe(v.number(), v.integer(), v.maxValue(MAX_LATENCY_MS)) }),
+])
+/** What parseLatencySettings takes: one latency, or one per operation. */
+export const LatencyShape = v.union([
+  LatencyValue,
+  v.strictObject(Object.fromEntries(['default', ...OPERATION_IDS].map((name) => [name, v.optional(LatencyValue)]))),
+])
 
 export function isWhole(value: unknown, min = 0): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min

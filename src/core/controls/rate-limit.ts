@@ -1,7 +1,8 @@
 import { ApiError } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { ValidationError } from '../validation-error.js'
-import { isWhole } from './latency.js'
+import * as v from 'valibot'
+import { isWhole, whole } from './latency.js'
 import { quote } from '../quote-value.js'
 
 /** `100/60s`: at most `limit` requests per key in each window of `windowSeconds`. */
@@ -13,6 +14,12 @@ export interface RateLimit {
 /** How many rate-limit windows of tokens the scenario does not accept are kept; past it the oldest go. */
 export const MAX_UNKNOWN_KEY_WINDOWS = 10_000
 const MAX_KEY_LENGTH = 128
+
+/** What parseRateLimit takes, as a scenario file's JSON Schema says it. */
+export const RateLimitShape = v.union([
+  v.pipe(v.string(), v.regex(/^\d+\/\d+(s|m|h)?$/)),
+  v.strictObject({ limit: whole(1), windowSeconds: whole(1) }),
+])
 
 /** Reads `100/60s` (or `{ limit, windowSeconds }`). */
 export function parseRateLimit(input: unknown): RateLimit {

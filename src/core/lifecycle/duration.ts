@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { ValidationError } from '../validation-error.js'
 import { quote } from '../quote-value.js'
 
@@ -9,6 +10,12 @@ export type Duration = string | number
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 const DURATION = /^(\d{1,9}(?:\.\d{1,3})?)(ms|s|m|h)$/
+
+/** What parseDuration takes, as a scenario file's JSON Schema says it. */
+export const DurationShape = v.union([
+  v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_DURATION_MS)),
+  v.pipe(v.string(), v.regex(/^\s*\d{1,9}(\.\d{1,3})?(ms|s|m|h)\s*$/)),
+])
 
 /** Milliseconds (whole) of a duration between 0 and 24 hours; a `ValidationError` naming `field` otherwise. */
 export function parseDuration(value: unknown, field: string): number {

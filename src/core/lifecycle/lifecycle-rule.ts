@@ -1,9 +1,16 @@
 import { ValidationError } from '../validation-error.js'
-import { type Duration, parseDuration } from './duration.js'
+import * as v from 'valibot'
+import { type Duration, DurationShape, parseDuration } from './duration.js'
 import { quote } from '../quote-value.js'
 
 /** How pending orders ship on their own: `{ shipAfter: "30s" }`, or a delay drawn per order, `{ min: "10s", max: "60s" }`. */
 export type LifecycleInput = { shipAfter: Duration } | { min: Duration; max: Duration }
+
+/** What parseLifecycle takes (null aside), as a scenario file's JSON Schema says it. */
+export const LifecycleShape = v.union([
+  v.strictObject({ shipAfter: DurationShape }),
+  v.strictObject({ min: DurationShape, max: DurationShape }),
+])
 
 /** The delay before a pending order ships, in ms: drawn between `min` and `max` (equal for `shipAfter`). */
 export interface LifecycleRule {

@@ -59,25 +59,27 @@ export function objectOr<O extends v.GenericSchema, T extends v.GenericSchema>(o
 /**
  * A field the reader of the simulator's option of that name checks; `say` turns the reader's message
  * into this field's, as `[message, the field it names past this one]`. Its output is what the reader
- * returns; its JSON Schema is written in scenario-json-schema.ts.
+ * returns; to the JSON Schema converter it is `shape`, what the reader takes (as objectOr does).
  */
-export function readBy<In, Out>(read: (value: unknown) => Out, say: (error: ValidationError) => [string, string?]) {
-  return v.pipe(
-    v.custom<In>(() => true),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      try {
-        return read(dataset.value)
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error
-        const [message, key] = say(error)
-        addIssue({
-          message,
-          ...(key === undefined ? {} : { path: [{ type: 'object', origin: 'value', input: {}, key, value: undefined }] }),
-        })
-        return NEVER
-      }
-    }),
-  )
+export function readBy<In, Out>(
+  shape: v.GenericSchema,
+  read: (value: unknown) => Out,
+  say: (error: ValidationError) => [string, string?],
+): v.GenericSchema<In, Out> {
+  const reader = v.rawTransform<unknown, Out>(({ dataset, addIssue, NEVER }) => {
+    try {
+      return read(dataset.value)
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error
+      const [message, key] = say(error)
+      addIssue({
+        message,
+        ...(key === undefined ? {} : { path: [{ type: 'object', origin: 'value', input: {}, key, value: undefined }] }),
+      })
+      return NEVER
+    }
+  })
+  return { ...shape, '~run': v.pipe(v.unknown(), reader)['~run'] } as unknown as v.GenericSchema<In, Out>
 }
 const stripped = (error: ValidationError) => error.message.replace(/\.$/, '')
 /** A reader's message names its option ("latency must be …") or follows this field's name. */

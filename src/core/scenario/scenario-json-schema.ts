@@ -1,11 +1,11 @@
 // scenarios/scenario.schema.json, made from the schema the loader checks with (scenario-schema.ts), with
-// what only a reader of the file needs: a description for each field, and the JSON Schema of the fields
-// the simulator options' readers check. The build writes the file (scripts/build-admin-document.mjs);
+// what only a reader of the file needs: a description for each field. The build writes the file (scripts/build-admin-document.mjs);
 // scenario-json-schema.test.ts keeps the committed one in step. Only Node loads this module.
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
-import * as v from 'valibot'
-import { OPERATION_IDS } from '../operations/registry.js'
-import { HEADER_NAME, HEADER_VALUE, MAX_ROUTES, ROUTE_METHODS } from '../routes/route-schema.js'
+import type * as v from 'valibot'
+import { LatencyValue } from '../controls/latency.js'
+import { DurationShape } from '../lifecycle/duration.js'
+import { HEADER_NAME, HEADER_VALUE, MAX_ROUTES } from '../routes/route-schema.js'
 import type { Scenario } from './scenario.js'
 import { SCENARIO_PARTS, ScenarioSchema } from './scenario-schema.js'
 
@@ -23,63 +23,24 @@ export const CONVERSION: ConversionConfig = {
   overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'custom' ? {} : undefined),
 }
 
-const whole = (min: number, max?: number) =>
-  max === undefined ? v.pipe(v.number(), v.integer(), v.minValue(min)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
-const LatencyValue = v.union([
-  whole(0, 60_000),
-  v.pipe(v.string(), v.regex(/^\d+(-\d+)?$/)),
-  v.strictObject({ min: whole(0), max: v.pipe(v.number(), v.integer(), v.maxValue(60_000)) }),
-])
-const Duration = v.pipe(
-  v.union([
-    v.pipe(v.number(), v.minValue(0), v.maxValue(86_400_000)),
-    v.pipe(v.string(), v.regex(/^\s*\d{1,9}(\.\d{1,3})?(ms|s|m|h)\s*$/)),
-  ]),
-  v.description('A duration from 0 to 24 hours: milliseconds, or a string such as "30s", "250ms", "10m", "2h".'),
-)
-const definitions = { ...SCENARIO_PARTS, latencyValue: LatencyValue, duration: Duration }
+const definitions = { ...SCENARIO_PARTS, latencyValue: LatencyValue, duration: DurationShape }
 
-/** The fields the simulator options' readers check (their messages are theirs): what they take. */
-const READ = {
-  latency: v.union([
-    LatencyValue,
-    v.strictObject(Object.fromEntries(['default', ...OPERATION_IDS].map((name) => [name, v.optional(LatencyValue)]))),
-  ]),
-  faults: v.array(
-    v.strictObject({
-      operation: v.picklist(OPERATION_IDS),
-      orderId: v.optional(v.union([v.pipe(v.number(), v.integer()), v.pipe(v.string(), v.regex(/^-?\d+$/))])),
-      kind: v.picklist(['status', 'network', 'hang', 'slow-body', 'malformed-json']),
-      status: v.optional(v.picklist([500, 502, 503, 504])),
-      retryAfter: v.optional(whole(0)),
-      durationMs: v.optional(whole(0, 600_000)),
-      times: v.optional(whole(1)),
-      probability: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
-    }),
-  ),
-  rateLimit: v.union([v.pipe(v.string(), v.regex(/^\d+\/\d+(s|m|h)?$/)), v.strictObject({ limit: whole(1), windowSeconds: whole(1) })]),
-  lifecycle: v.union([v.strictObject({ shipAfter: Duration }), v.strictObject({ min: Duration, max: Duration })]),
-  routes: v.pipe(
-    v.array(
-      v.strictObject({
-        method: v.picklist(ROUTE_METHODS),
-        path: v.pipe(v.string(), v.regex(/^\/[\x21-\x7e]*$/)),
-        status: whole(200, 599),
-        headers: v.optional(
-          v.pipe(
-            v.record(v.pipe(v.string(), v.regex(HEADER_NAME)), v.pipe(v.string(), v.regex(HEADER_VALUE))),
-            v.description(
-              'Sent as written. Names are RFC 9110 tokens; values hold tabs and characters U+0020 to U+007E and U+0080 to U+00FF only (what Node sends). Refused: Access-Control-* (the simulator answers CORS itself), hop-by-hop headers (Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade, Proxy-*), Content-Length, Content-Encoding, and one name twice in different cases.',
-            ),
-          ),
-        ),
-        body: v.optional(v.unknown()),
-        auth: v.optional(v.boolean()),
-      }),
-    ),
-    v.maxLength(MAX_ROUTES),
-  ),
+/**
+ * What RoutesSchema's checks say that the converter cannot read, until route-schema.ts says it with
+ * v.metadata: the path, the header names and values, the most routes.
+ */
+const ROUTE_KEYWORDS = {
+  maxItems: MAX_ROUTES,
+  path: { type: 'string', pattern: '^(\\/(?!\\.\\.?(\\/|$))(\\{[A-Za-z_][\\w-]*\\}|[!"$-.0->@-z|~]+))+$|^\\/$' },
+  headers: {
+    type: 'object',
+    propertyNames: { type: 'string', pattern: HEADER_NAME.source },
+    additionalProperties: { type: 'string', pattern: HEADER_VALUE.source },
+  },
 }
+
+const HEADERS =
+  'Sent as written. Names are RFC 9110 tokens; values hold tabs and characters U+0020 to U+007E and U+0080 to U+00FF only (what Node sends). Refused: Access-Control-* (the simulator answers CORS itself), hop-by-hop headers (Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade, Proxy-*), Content-Length, Content-Encoding, and one name twice in different cases.'
 
 /** What the file says of each field besides its shape. */
 const DESCRIPTIONS: Partial<Record<keyof Scenario, string>> = {
@@ -108,13 +69,13 @@ const described = (schema: unknown, description: string | undefined) =>
 /** The JSON Schema of a scenario file, as the package ships it at scenarios/scenario.schema.json. */
 export function scenarioJsonSchema(): Json {
   const { $schema, properties, $defs, ...schema } = convert(ScenarioSchema) as Json & { properties: Json; $defs: Record<string, Json> }
-  for (const [name, shape] of Object.entries(READ)) {
-    const { $schema: _, $defs: __, ...json } = convert(shape)
-    properties[name] = json
-  }
   const { order, generator } = $defs as { order: { properties: Json }; generator: { properties: Json } }
   order.properties['status'] = described(order.properties['status'], 'Default: pending.')
   generator.properties['statuses'] = described(generator.properties['statuses'], 'Relative weight of each status; at least one above 0.')
+  const { path, headers, maxItems } = ROUTE_KEYWORDS
+  const routes = properties['routes'] as Json & { items: { properties: Json } }
+  Object.assign(routes, { maxItems })
+  Object.assign(routes.items.properties, { path, headers: described(headers, HEADERS) })
   return {
     $schema,
     $id: 'https://petstore-orders-simulator.local/scenario.schema.json',
@@ -127,6 +88,10 @@ export function scenarioJsonSchema(): Json {
     ),
     $defs: {
       ...$defs,
+      duration: described(
+        $defs['duration'],
+        'A duration from 0 to 24 hours: milliseconds, or a string such as "30s", "250ms", "10m", "2h".',
+      ),
       generator: described(generator, 'Realistic orders generated with faker. The same seed always gives the same orders.'),
     },
   }

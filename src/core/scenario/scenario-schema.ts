@@ -1,15 +1,15 @@
 // The scenario file, said once: the loader checks a scenario with this schema (parse-scenario.ts), the
 // `Scenario` type is its input, and scenarios/scenario.schema.json and the admin document's ScenarioFile
-// are made from it (scenario-json-schema.ts, which adds the descriptions: a page that loads the
+// are made from it (scenario-json-schema.ts, which holds each field's description: a page that loads the
 // simulator does not carry them). A new field is one entry of ScenarioSchema below.
 // Its pieces, and how their messages are said: field-schemas.ts.
 import * as v from 'valibot'
 import { B64TOKEN, isBearerToken } from '../bearer-auth.js'
-import { type FaultInput, parseFault } from '../controls/faults.js'
-import { type LatencyInput, parseLatencySettings, type LatencySettings } from '../controls/latency.js'
-import { parseRateLimit, type RateLimit } from '../controls/rate-limit.js'
+import { type FaultInput, FaultShape, parseFault } from '../controls/faults.js'
+import { type LatencyInput, LatencyShape, parseLatencySettings, type LatencySettings } from '../controls/latency.js'
+import { parseRateLimit, type RateLimit, RateLimitShape } from '../controls/rate-limit.js'
 import { ORDER_STATUSES } from '../glossary.js'
-import { parseLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rule.js'
+import { LifecycleShape, parseLifecycle, type LifecycleInput } from '../lifecycle/lifecycle-rule.js'
 import { RoutesSchema } from '../routes/route-schema.js'
 import { ValidationError } from '../validation-error.js'
 import {
@@ -130,58 +130,35 @@ export const ScenarioName = v.pipe(
 /** A scenario file: the initial state of a simulator. */
 export const ScenarioSchema = v.pipe(
   record({
-    /** The JSON Schema an editor checks the file with; the simulator does not read it. */
+    // The reference an editor checks the file with; the simulator does not read it.
     $schema: v.optional(
       v.pipe(
         v.custom<string>(() => true),
         v.metadata({ type: 'string' }),
       ),
     ),
-    /** Lower-case letters, digits and dashes. */
     name: ScenarioName,
-    /** One line for people. Default: empty. */
     description: v.optional(text, ''),
-    /** The bearer keys this scenario accepts. An empty list accepts none. Default: `["petstore-test-key"]`. */
     apiKeys: v.optional(v.nullable(ApiKeys, defaultKeys), defaultKeys),
-    /** Explicit order records, listed first and in this order. */
     orders: v.optional(Orders),
-    /** Generated orders, listed after the explicit ones. */
     generate: v.optional(Generator),
-    /** Opaque pet records for the deprecated `GET /pets/{petId}`, keyed by petId. */
     pets: v.optional(Pets),
-    /** Send each order's status in the list (default false). A simulator option overrides it. */
     exposeStatus: v.optional(flag),
-    /** Keep cancelled orders in the list or remove them (default keep). A simulator option overrides it. */
     afterCancel: v.optional(oneOf(['keep', 'remove'])),
-    /** Delay answers: `50`, `"50-400"`, or per operation. A simulator option overrides it. */
     latency: v.optional(
-      readBy<LatencyInput | LatencySettings, LatencyInput | LatencySettings>((value) => {
-        parseLatencySettings(value)
-        return value as LatencySettings
-      }, asOption),
+      readBy<LatencyInput | LatencySettings, LatencyInput | LatencySettings>(
+        LatencyShape,
+        (value) => {
+          parseLatencySettings(value)
+          return value as LatencySettings
+        },
+        asOption,
+      ),
     ),
-    /** Faults present while this scenario is loaded (besides the simulator's own). */
-    faults: v.optional(v.array(readBy<FaultInput, FaultInput>(parseFault, asItem), mustBe('an array'))),
-    /** Per API key, e.g. `"100/60s"`. A simulator option overrides it. */
-    rateLimit: v.optional(readBy<string | RateLimit, RateLimit>(parseRateLimit, asOption)),
-    /**
-     * Pending orders ship on their own this long after they are loaded, reset
-     * or added (`complete` becomes true): `{ "shipAfter": "30s" }`, or a delay
-     * drawn per order from the seed, `{ "min": "10s", "max": "60s" }`. A
-     * simulator option overrides it. Default: none.
-     */
-    lifecycle: v.optional(readBy<LifecycleInput, LifecycleInput>(readLifecycle, asField)),
-    /**
-     * Answers for operations the spec does not show (`GET /store/inventory`):
-     * method, path under the base (`{name}` matches one segment), status,
-     * headers, body; a key is required unless `auth` is false. Never one of
-     * the spec's operations. Default: none.
-     */
+    faults: v.optional(v.array(readBy<FaultInput, FaultInput>(FaultShape, parseFault, asItem), mustBe('an array'))),
+    rateLimit: v.optional(readBy<string | RateLimit, RateLimit>(RateLimitShape, parseRateLimit, asOption)),
+    lifecycle: v.optional(readBy<LifecycleInput, LifecycleInput>(LifecycleShape, readLifecycle, asField)),
     routes: v.optional(RoutesSchema),
-    /**
-     * The dates `GET /pets/{petId}` announces (RFC 3339 date-times), each one
-     * defaulting to the simulator's own. A simulator option overrides each date.
-     */
     deprecation: v.optional(
       record({ deprecatedAt: v.optional(dateTime('2027-01-01T00:00:00Z')), sunsetAt: v.optional(dateTime('2027-01-01T00:00:00Z')) }),
     ),
