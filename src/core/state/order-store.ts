@@ -2,12 +2,13 @@ import * as v from 'valibot'
 import type { Order, OrderStatus } from '../glossary.js'
 import { int64Value, parseInt64, type Int64Key } from '../int64.js'
 import { type BaseOrders, createBaseOrders, largestIdOf } from './base-orders.js'
-import type { OrderModel } from './order-model.js'
+import type { Collection } from './order-model.js'
 
 /**
  * The order model: the only place that knows its schema. Ids are canonical
  * decimal strings so that the whole int64 range compares exactly; absent
- * optional fields are `null`; `position` is where the order stands in the list.
+ * optional fields are `null`; `position` is where the order stands in the list;
+ * `removed` marks a base order a state removed, so that reads never fall back to it.
  */
 const orderSchema = v.object({
   id: v.string(),
@@ -17,14 +18,15 @@ const orderSchema = v.object({
   complete: v.nullable(v.boolean()),
   status: v.picklist(['pending', 'shipped', 'cancelled'] satisfies OrderStatus[]),
   position: v.number(),
+  removed: v.boolean(),
 })
 
 type StoredOrder = v.InferOutput<typeof orderSchema>
 
 /** An order as stored. */
-export type OrderRecord = Omit<StoredOrder, 'position'>
+export type OrderRecord = Omit<StoredOrder, 'position' | 'removed'>
 
-const recordsSchema = v.array(v.omit(orderSchema, ['position']))
+const recordsSchema = v.array(v.omit(orderSchema, ['position', 'removed']))
 
 /** Orders as stored, read back from a copy kept elsewhere (a tab's sessionStorage); undefined when it is not exactly that. */
 export function parseOrderRecords(input: unknown): OrderRecord[] | undefined {
@@ -67,7 +69,7 @@ export interface OrderStore {
   owned(): number
   /**
    * Runs `change` with no other change of this store in between, so that a
-   * check and the change it decides on are one step: @msw/data 1.x updates
+   * check and the change it decides on are one step: @msw/data 1.x writes
    * records asynchronously.
    */
   change<T>(change: (orders: OrderChange) => Promise<T>): Promise<T>
@@ -86,15 +88,6 @@ export interface OrderStoreOptions {
   charge?: (bytes: number) => void
 }
 
-/** A copy made here, whatever realm `record` comes from (a Jest sandbox, a vm context, an iframe). */
-function storedCopy(record: OrderRecord, position: number): StoredOrder {
-  const { id, petId, quantity, shipDate, complete, status } = record
-  return { id, petId, quantity, shipDate, complete, status, position }
-}
-
-/** Past this many record moves (changed × held), a change rebuilds the model: each delete of @msw/data walks every record. */
-const REBUILD_ABOVE = 20_000_000
-
 /** Runs changes one after another: `tail` settles when the last one has. */
 function serial(): <T>(change: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve()
@@ -105,106 +98,76 @@ function serial(): <T>(change: () => Promise<T>) => Promise<T> {
   }
 }
 
-/** What a change makes of one order of its own: a new value, `null` (an order of the base removed) or `undefined` (back to none). */
-type Own = StoredOrder | null | undefined
-
-/** The orders of one state: the last reset's, shared, and its own by id over them. */
+/** The orders of one state: the last reset's, shared, and its own in an @msw/data collection made on its first change. */
 interface Held {
   base: BaseOrders<OrderRecord>
-  own: Map<Int64Key, StoredOrder | null>
-  count: number
+  own?: Collection<typeof orderSchema>
+  /** How many orders of its own `charge` was told of. */
+  charged: number
   nextPosition: number
   version: number
   listed: { version: number; orders: readonly OrderRecord[] }
 }
 
+/** The state's own orders by id; a change writes an order's new record before it deletes the old, so the last one wins. */
+function ownOf(held: Held) {
+  return new Map(held.own?.all().map((record) => [record.id, record] as const))
+}
+
 function findIn(held: Held, id: Int64Key): OrderRecord | undefined {
-  const mine = held.own.get(id)
-  if (mine !== undefined) return mine ?? undefined
+  // From the end, for the same reason as ownOf.
+  const mine = held.own?.findMany((query) => query.where((record) => record.id === id), { take: -1 })[0]
+  if (mine !== undefined) return mine.removed ? undefined : mine
   const position = held.base.positionOf(id)
   return position === undefined ? undefined : held.base.records[position]
 }
 
 /** The base's orders with the state's own in their places, then the orders it added, in the order they were added. */
 function listOf(held: Held): readonly OrderRecord[] {
-  const { base, own } = held
-  if (own.size === 0) return base.records
+  const { base } = held
+  if (held.own === undefined || held.own.count() === 0) return base.records
   if (held.listed.version === held.version) return held.listed.orders
-  const baseLength = base.records.length
+  const own = ownOf(held)
   const orders: OrderRecord[] = []
   for (const record of base.records) {
     const mine = own.get(record.id)
     if (mine === undefined) orders.push(record)
-    else if (mine !== null && mine.position < baseLength) orders.push(mine)
+    else if (!mine.removed && mine.position < base.records.length) orders.push(mine)
   }
-  const added: StoredOrder[] = []
-  for (const mine of own.values()) if (mine !== null && mine.position >= baseLength) added.push(mine)
-  added.sort((a, b) => a.position - b.position)
-  for (const mine of added) orders.push(mine)
+  const added = [...own.values()].filter((mine) => !mine.removed && mine.position >= base.records.length)
+  for (const mine of added.sort((a, b) => a.position - b.position)) orders.push(mine)
   held.listed = { version: held.version, orders }
   return orders
 }
 
-/** Sets the entries as readers see them, keeping the count, at a new version; returns what they were. */
-function show(held: Held, entries: ReadonlyMap<Int64Key, Own>): Map<Int64Key, Own> {
-  const previous = new Map<Int64Key, Own>()
-  for (const [id, next] of entries) {
-    previous.set(id, held.own.get(id))
-    held.count += (next == null ? 0 : 1) - (findIn(held, id) === undefined ? 0 : 1)
-    if (next === undefined) held.own.delete(id)
-    else held.own.set(id, next)
-  }
-  held.version++
-  return previous
-}
-
-/**
- * The @msw/data collection of a state's own orders (order-model.ts), made on the state's first
- * change: readers never read it, and a state that changes no order never loads its code.
- */
-function createModel() {
-  let model: Promise<OrderModel<StoredOrder>> | undefined
-  return {
-    async store(entries: ReadonlyMap<Int64Key, Own>, own: ReadonlyMap<Int64Key, StoredOrder | null>): Promise<void> {
-      // A load that failed (a page gone offline) is tried again by the next change.
-      model ??= import('./order-model.js').then(
-        (loaded) => loaded.createModel(orderSchema, REBUILD_ABOVE),
-        (error: unknown) => {
-          model = undefined
-          throw error
-        },
-      )
-      await (await model).store(entries, own)
-    },
-    async clear(): Promise<void> {
-      // None made yet: nothing to clear, and nothing to load.
-      if (model !== undefined) (await model).clear()
-    },
-  }
-}
-
-/** A change's view of the orders; `write` applies what it decides. */
-function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, Own>) => Promise<void>): OrderChange {
-  const one = (id: Int64Key, next: Own) => write(new Map([[id, next]]))
+/** A change's view of the orders; `write` applies what it decides: a record, or `undefined` for none of the state's own. */
+function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, StoredOrder | undefined>) => Promise<void>): OrderChange {
+  // Parsed before anything is written (a copy made here, whatever realm `record` comes from): a record refused changes nothing.
+  const stored = (record: OrderRecord, position: number, removed = false) => v.parse(orderSchema, { ...record, position, removed })
   const orders: OrderChange = {
     find: (id) => findIn(held, id),
-    count: () => held.count,
+    count() {
+      let count = held.base.records.length
+      for (const mine of ownOf(held).values()) count += (mine.removed ? 0 : 1) - (held.base.positionOf(mine.id) === undefined ? 0 : 1)
+      return count
+    },
     largestId() {
       // An order of the base removed may have been the largest: then every order held is read.
       let removed = false
       let largest = held.base.largestId()
-      for (const mine of held.own.values()) {
-        if (mine === null) removed = true
+      for (const mine of ownOf(held).values()) {
+        if (mine.removed) removed = true
         else if (largest === null || BigInt(mine.id) > largest) largest = BigInt(mine.id)
       }
       return removed ? largestIdOf(listOf(held)) : largest
     },
     async put(records) {
-      const entries = new Map<Int64Key, Own>()
+      const own = ownOf(held)
+      const entries = new Map<Int64Key, StoredOrder>()
       for (const record of records) {
-        const mine = held.own.get(record.id)
-        const position = mine == null ? held.base.positionOf(record.id) : mine.position
-        if (position !== undefined && findIn(held, record.id) !== undefined) entries.set(record.id, storedCopy(record, position))
+        const mine = own.get(record.id)
+        const position = mine === undefined ? held.base.positionOf(record.id) : mine.removed ? undefined : mine.position
+        if (position !== undefined) entries.set(record.id, stored(record, position))
       }
       await write(entries)
     },
@@ -212,85 +175,81 @@ function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, Own>) => Pr
       const order = findIn(held, id)
       if (order !== undefined) await orders.put([{ ...order, status }])
     },
-    add: (record) => one(record.id, storedCopy(record, held.nextPosition++)),
-    remove: (id) => one(id, held.base.positionOf(id) === undefined ? undefined : null),
+    add: (record) => write(new Map([[record.id, stored(record, held.nextPosition++)]])),
+    async remove(id) {
+      const order = findIn(held, id)
+      const position = held.base.positionOf(id)
+      // An order of the base leaves a tombstone, so that reads never fall back to it; one the state added leaves nothing.
+      if (order !== undefined) await write(new Map([[id, position === undefined ? undefined : stored(order, position, true)]]))
+    },
   }
   return orders
 }
 
 /**
  * Creates an empty, independent order store. The orders of the last reset
- * are shared (`BaseOrders`); the @msw/data collection, this store's model,
- * holds the orders this state changed or added. Readers see a change at
- * once, through `own`, while the model's asynchronous write completes.
+ * are shared (`BaseOrders`); the @msw/data collection holds the orders this
+ * state changed, added or removed, and every read of them reads it.
  */
 export function createOrderStore(options: OrderStoreOptions = {}): OrderStore {
   const baseOf = options.base ?? createBaseOrders
   const charge = options.charge ?? (() => undefined)
-  const model = createModel()
-  let held: Held = {
-    base: createBaseOrders([]),
-    own: new Map(),
-    count: 0,
-    nextPosition: 0,
-    version: 0,
-    listed: { version: -1, orders: [] },
-  }
+  let model: Promise<typeof import('./order-model.js')> | undefined
+  let held: Held = { base: createBaseOrders([]), charged: 0, nextPosition: 0, version: 0, listed: { version: -1, orders: [] } }
   const exclusive = serial()
+  // One write at a time, even of one change: each reads the collection before it writes.
+  const writing = serial()
 
-  /**
-   * Shows `entries` to readers at once, then writes them to the model. A
-   * value the model's schema refuses is never shown; a write that fails puts
-   * back what readers saw before, at a new version.
-   */
-  async function write(state: Held, entries: ReadonlyMap<Int64Key, Own>): Promise<void> {
-    // A reset came in between: this change's state is gone.
-    if (state !== held || entries.size === 0) return
-    for (const next of entries.values()) if (next != null) v.parse(orderSchema, next)
-    let grown = 0
-    for (const [id, next] of entries) grown += (next === undefined ? 0 : 1) - (state.own.has(id) ? 1 : 0)
-    const bytes = grown * OWN_ORDER_BYTES
-    if (bytes > 0) charge(bytes)
-    const previous = show(state, entries)
-    if (bytes < 0) charge(bytes)
-    try {
-      await model.store(entries, state.own)
-    } catch (error) {
-      if (state === held) {
-        show(state, previous)
-        charge(-bytes)
-        // The model may hold part of the change: make it match what readers see again.
-        await model.store(previous, state.own).catch(() => undefined)
-      }
+  /** Charges for what `entries` add, then writes them one order at a time, each at a new version. */
+  async function write(state: Held, entries: ReadonlyMap<Int64Key, StoredOrder | undefined>): Promise<void> {
+    // A load that failed (a page gone offline) is tried again by the next change.
+    model ??= import('./order-model.js').catch((error: unknown) => {
+      model = undefined
       throw error
+    })
+    const { Collection } = await model
+    // A reset came in between: this change's state is gone.
+    if (state !== held) return
+    state.own ??= new Collection({ schema: orderSchema })
+    const own = ownOf(state)
+    let grown = 0
+    for (const [id, next] of entries) grown += (next === undefined ? 0 : 1) - (own.has(id) ? 1 : 0)
+    if (grown > 0) charge(grown * OWN_ORDER_BYTES)
+    state.charged += Math.max(grown, 0)
+    try {
+      for (const [id, next] of entries) {
+        if (state !== held) return
+        if (next !== undefined) await state.own.create(next)
+        const old = own.get(id)
+        if (old !== undefined) state.own.delete(old)
+        state.version++
+      }
+    } finally {
+      // Orders given up, or not written (a write that failed): charged no more. A reset released them all.
+      const released = state === held ? state.charged - state.own.count() : 0
+      if (released > 0) charge(-released * OWN_ORDER_BYTES)
+      state.charged -= released
     }
   }
 
   return {
     version: () => held.version,
     replaceAll(records) {
-      const released = held.own.size
+      const released = held.charged
       const base = baseOf(records)
       // A new state object: a change still running from before writes nothing more.
-      held = {
-        base,
-        own: new Map(),
-        count: base.records.length,
-        nextPosition: base.records.length,
-        version: held.version + 1,
-        listed: held.listed,
-      }
+      held = { base, charged: 0, nextPosition: base.records.length, version: held.version + 1, listed: held.listed }
       if (released > 0) charge(-released * OWN_ORDER_BYTES)
-      // After any write still running, whose records it clears too.
-      return exclusive(() => model.clear())
+      // Settles once a change still running has.
+      return exclusive(async () => undefined)
     },
     all: () => listOf(held),
     find: (id) => findIn(held, id),
-    owned: () => held.own.size,
+    owned: () => held.own?.count() ?? 0,
     change: (change) =>
       exclusive(() => {
         const state = held
-        return change(changeOf(state, (entries) => write(state, entries)))
+        return change(changeOf(state, (entries) => writing(() => write(state, entries))))
       }),
   }
 }
