@@ -158,22 +158,22 @@ export const FLAGS: readonly Flag[] = [
 ]
 
 export function helpText(): string {
-  return [
-    'Usage: petstore-sim [options]     (or: npm start -- [options])',
-    '       petstore-sim verify --target <url> --key <token> [verify options]',
-    '       petstore-sim record --target <url> --name <name> --key <token> [--out <file>]   (see record --help)',
-    '       petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]   (see import-har --help)',
-    '       petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]   (see coverage --help)',
-    '       petstore-sim mcp [--url <server>]   MCP tools for coding assistants, on stdio (see mcp --help)',
-    '',
-    'Serves the Petstore Orders Service simulator over HTTP: the API under the base path',
-    `(${describeOperations('/v1')}) and`,
-    'the admin API under /__sim. Flags win over environment variables; a PETSTORE_SIM_* variable',
-    'that petstore-sim does not read is named in a warning.',
-    '',
-    'Options:',
-    ...flagLines(FLAGS),
-    '',
+  return commandHelp(
+    [
+      'petstore-sim [options]     (or: npm start -- [options])',
+      '       petstore-sim verify --target <url> --key <token> [verify options]',
+      '       petstore-sim record --target <url> --name <name> --key <token> [--out <file>]   (see record --help)',
+      '       petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]   (see import-har --help)',
+      '       petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]   (see coverage --help)',
+      '       petstore-sim mcp [--url <server>]   MCP tools for coding assistants, on stdio (see mcp --help)',
+    ].join('\n'),
+    [
+      'Serves the Petstore Orders Service simulator over HTTP: the API under the base path',
+      `(${describeOperations('/v1')}) and`,
+      'the admin API under /__sim. Flags win over environment variables; a PETSTORE_SIM_* variable',
+      'that petstore-sim does not read is named in a warning.',
+    ],
+    FLAGS,
     'Verify options (petstore-sim verify: compare a running service with the simulator; see verify --help).',
     `It also takes ${VERIFY_FLAGS.filter((flag) => FLAGS.includes(flag))
       .map((flag) => `--${flag.name}`)
@@ -182,7 +182,7 @@ export function helpText(): string {
     '',
     'Boolean variables take 1/true/yes or 0/false/no.',
     'Example: petstore-sim --port 4011 --scenario shipped',
-  ].join('\n')
+  )
 }
 
 /** The server's flags that `verify` takes too, read as the server reads them (variables included). */
@@ -248,27 +248,29 @@ export const VERIFY_FLAGS: readonly Flag[] = [
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
 ]
 
-/** One line per flag, as the server's help lists its own. */
+/** One line per flag: every command's help lists its flags so, in one column width. */
 function flagLines(flags: readonly Flag[]): string[] {
   return flags.map((flag) => {
     const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
-    const env = flag.env === '' ? '' : ` [env ${flag.env}]`
-    return `${left.padEnd(32)}${flag.help}${env}`
+    return `${left.padEnd(32)}${flag.help}${flag.env === '' ? '' : ` [env ${flag.env}]`}`
   })
 }
 
+/** A command's --help: its usage line, what it does, its flags, then the rest (an example). */
+export function commandHelp(usage: string, about: readonly string[], flags: readonly Flag[], ...after: string[]): string {
+  return [`Usage: ${usage}`, '', ...about, '', 'Options:', ...flagLines(flags), '', ...after].join('\n')
+}
+
 export function verifyHelpText(): string {
-  return [
-    'Usage: petstore-sim verify --target <url> --key <token> [options]',
-    '',
-    'Probes a running Petstore Orders Service and compares every answer with what the simulator',
-    'gives for the same request under the same options. Read-only unless --shipped-order or',
-    '--pending-order is given. Exit code: 0 all match, 1 something differs, 2 bad usage or the',
-    'target cannot be reached. Details: docs/verify.md.',
-    '',
-    'Options:',
-    ...flagLines(VERIFY_FLAGS),
-    '',
+  return commandHelp(
+    'petstore-sim verify --target <url> --key <token> [options]',
+    [
+      'Probes a running Petstore Orders Service and compares every answer with what the simulator',
+      'gives for the same request under the same options. Read-only unless --shipped-order or',
+      '--pending-order is given. Exit code: 0 all match, 1 something differs, 2 bad usage or the',
+      'target cannot be reached. Details: docs/verify.md.',
+    ],
+    VERIFY_FLAGS,
     'Example: PETSTORE_SIM_VERIFY_KEY=... petstore-sim verify --target https://staging.example.test/v1 --pet 1',
-  ].join('\n')
+  )
 }

@@ -1,7 +1,7 @@
 import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
 import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
 import { closestName, readFlags } from '../argv.js'
-import type { Flag } from '../flags.js'
+import { commandHelp, type Flag } from '../flags.js'
 import type { CommandOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
@@ -70,23 +70,21 @@ function parseCoverageCommandLine(argv: readonly string[]): CoverageCommand | { 
 
 /** `petstore-sim coverage --help`. */
 function coverageHelpText(): string {
-  return [
-    'Usage: petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]',
-    '',
-    'Merges the coverage files a test run wrote (writeCoverage, the Playwright fixture) and prints which of the',
-    "service's documented outcomes its tests met: each outcome with its count, then the share exercised.",
-    `Reads every *.json file of each folder; default ./${DEFAULT_COVERAGE_DIR}. What faults, latency, Prefer and`,
-    'the rate limit provoked is listed apart. Calls of a deprecated operation are named in a warning.',
-    'Exit code: 0 met, 1 a required outcome never seen or the share under --min, 2 bad usage or input',
-    '(no such folder, a folder without coverage files, an unknown outcome id, a file that is not a coverage file).',
-    '',
-    'Options:',
-    ...COVERAGE_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(24)}${flag.help}`),
-    '',
+  return commandHelp(
+    'petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]',
+    [
+      'Merges the coverage files a test run wrote (writeCoverage, the Playwright fixture) and prints which of the',
+      "service's documented outcomes its tests met: each outcome with its count, then the share exercised.",
+      `Reads every *.json file of each folder; default ./${DEFAULT_COVERAGE_DIR}. What faults, latency, Prefer and`,
+      'the rate limit provoked is listed apart. Calls of a deprecated operation are named in a warning.',
+      'Exit code: 0 met, 1 a required outcome never seen or the share under --min, 2 bad usage or input',
+      '(no such folder, a folder without coverage files, an unknown outcome id, a file that is not a coverage file).',
+    ],
+    COVERAGE_FLAGS,
     `Outcomes: ${OUTCOME_IDS.join(', ')}.`,
     '',
     'Example: petstore-sim coverage --require cancelOrder.409.order_already_shipped,listOrders.200.empty --min 80',
-  ].join('\n')
+  )
 }
 
 /** Why the run falls short of what was asked, one line each; none when it meets it. */

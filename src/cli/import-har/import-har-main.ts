@@ -1,6 +1,6 @@
 import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
 import { readFlags } from '../argv.js'
-import type { Flag } from '../flags.js'
+import { commandHelp, type Flag } from '../flags.js'
 import { type CommandOutput, writeScenarioOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
@@ -46,23 +46,21 @@ function parseImportHarCommandLine(argv: readonly string[]): ImportHarCommand | 
 
 /** `petstore-sim import-har --help`. */
 export function importHarHelpText(): string {
-  return [
-    'Usage: petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]',
-    '',
-    "Turns a browser's HTTP archive (DevTools, Playwright's recordHar) into a scenario file that loads as",
-    'written. The last 200 answer of GET <base>/store/orders gives the orders (a status the records carry,',
-    'else complete: true is shipped and the rest pending), each 200 of GET <base>/pets/{petId} a pet record,',
-    'and every other entry under the base a route: the first per method and path, JSON bodies only; CORS',
-    'preflights and 304s are left out. Credentials are never copied: headers named like token, key, secret,',
-    'auth or session, cookies, and fields such as access_token, api_key or password (JSON, form, query)',
-    'read [redacted], and so does each of their values wherever an answer echoes it. The file must be a',
-    'regular file of at most 64 MiB. Exit code: 0 written, 2 bad usage or input (nothing is written).',
-    '',
-    'Options:',
-    ...IMPORT_HAR_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(32)}${flag.help}`),
-    '',
+  return commandHelp(
+    'petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]',
+    [
+      "Turns a browser's HTTP archive (DevTools, Playwright's recordHar) into a scenario file that loads as",
+      'written. The last 200 answer of GET <base>/store/orders gives the orders (a status the records carry,',
+      'else complete: true is shipped and the rest pending), each 200 of GET <base>/pets/{petId} a pet record,',
+      'and every other entry under the base a route: the first per method and path, JSON bodies only; CORS',
+      'preflights and 304s are left out. Credentials are never copied: headers named like token, key, secret,',
+      'auth or session, cookies, and fields such as access_token, api_key or password (JSON, form, query)',
+      'read [redacted], and so does each of their values wherever an answer echoes it. The file must be a',
+      'regular file of at most 64 MiB. Exit code: 0 written, 2 bad usage or input (nothing is written).',
+    ],
+    IMPORT_HAR_FLAGS,
     'Example: petstore-sim import-har session.har --name checkout --out scenarios/checkout.json',
-  ].join('\n')
+  )
 }
 
 /** `petstore-sim import-har`: returns the exit code; a problem is one line on stderr, exit 2, nothing written. */

@@ -10,7 +10,7 @@ import type { Connect } from '../../transports/mcp/tool-call.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../transports/standalone/start-server.js'
 import { readFlags } from '../argv.js'
 import { unknownVariableWarnings } from '../env-warnings.js'
-import type { Flag } from '../flags.js'
+import { commandHelp, type Flag } from '../flags.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
 
@@ -26,22 +26,20 @@ const MCP_FLAGS: readonly Flag[] = [
 const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim mcp --help for the options.`)
 
 function mcpHelpText(): string {
-  return [
-    'Usage: petstore-sim mcp [--url <server>]',
-    '',
-    'A Model Context Protocol server on stdin and stdout, for coding assistants that start a command: a tool per',
-    'admin operation (reset, addOrder, addFault, listRequests, ...) that drives the running simulator at --url',
-    "through its admin API, and the service's specification and OpenAPI document as resources (docs/mcp.md).",
-    'The admin token, when the server has one, comes from PETSTORE_SIM_ADMIN_TOKEN.',
-    'One JSON-RPC message per line. Nothing but MCP messages goes to stdout; problems go to stderr.',
-    'It ends when stdin closes (after answering what it was sent) or stdout does.',
-    'Exit code: 0 when its input or output closed, 2 bad usage.',
-    '',
-    'Options:',
-    ...MCP_FLAGS.map((flag) => `${`  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`.padEnd(24)}${flag.help}`),
-    '',
+  return commandHelp(
+    'petstore-sim mcp [--url <server>]',
+    [
+      'A Model Context Protocol server on stdin and stdout, for coding assistants that start a command: a tool per',
+      'admin operation (reset, addOrder, addFault, listRequests, ...) that drives the running simulator at --url',
+      "through its admin API, and the service's specification and OpenAPI document as resources (docs/mcp.md).",
+      'The admin token, when the server has one, comes from PETSTORE_SIM_ADMIN_TOKEN.',
+      'One JSON-RPC message per line. Nothing but MCP messages goes to stdout; problems go to stderr.',
+      'It ends when stdin closes (after answering what it was sent) or stdout does.',
+      'Exit code: 0 when its input or output closed, 2 bad usage.',
+    ],
+    MCP_FLAGS,
     'Example (an assistant\'s config): { "command": "npx", "args": ["petstore-sim", "mcp", "--url", "http://127.0.0.1:4010"] }',
-  ].join('\n')
+  )
 }
 
 /** The server's origin from --url: http or https, nothing else. */

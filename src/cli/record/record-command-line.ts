@@ -2,7 +2,7 @@ import { isBearerToken } from '../../core/bearer-auth.js'
 import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
 import { readFlags } from '../argv.js'
 import { createFlagReader } from '../cli-options.js'
-import { type Flag, SERVICE_FLAGS } from '../flags.js'
+import { commandHelp, type Flag, SERVICE_FLAGS } from '../flags.js'
 import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
 import { MAX_RECORDED_PET_BYTES, MAX_RECORDED_PETS, MAX_RECORDED_PETS_BYTES } from './record-scenario.js'
 
@@ -84,21 +84,15 @@ export function parseRecordCommandLine(
 
 /** `petstore-sim record --help`. */
 export function recordHelpText(): string {
-  const lines = RECORD_FLAGS.map((flag) => {
-    const left = `  --${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`
-    return `${left.padEnd(32)}${flag.help}${flag.env === '' ? '' : ` [env ${flag.env}]`}`
-  })
-  return [
-    'Usage: petstore-sim record --target <url> --name <name> --key <token> [--out <file>] [options]',
-    '',
-    "Reads a running service's GET /store/orders into a scenario file that loads as written. The list has",
-    'no status field: a status the records carry is used, else complete: true is shipped and the rest',
-    'pending; the description says which. The key is never written: the file accepts the usual test key',
-    '(petstore-test-key). Exit code: 0 written, 2 bad usage or the list could not be read (nothing is written).',
-    '',
-    'Options:',
-    ...lines,
-    '',
+  return commandHelp(
+    'petstore-sim record --target <url> --name <name> --key <token> [--out <file>] [options]',
+    [
+      "Reads a running service's GET /store/orders into a scenario file that loads as written. The list has",
+      'no status field: a status the records carry is used, else complete: true is shipped and the rest',
+      'pending; the description says which. The key is never written: the file accepts the usual test key',
+      '(petstore-test-key). Exit code: 0 written, 2 bad usage or the list could not be read (nothing is written).',
+    ],
+    RECORD_FLAGS,
     'Example: PETSTORE_SIM_RECORD_KEY=... petstore-sim record --target https://staging.example.test/v1 --name staging --out staging.json',
-  ].join('\n')
+  )
 }
