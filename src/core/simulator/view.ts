@@ -13,6 +13,9 @@ import { checkPactNames } from '../pact/pact-names.js'
 import { exportScenario } from './export-scenario.js'
 import type { InstanceFactory, SimulatorInstance } from './instance.js'
 import { checkSeed, type CheckedOptions } from './options.js'
+import { addOrder, removeOrder, updateOrder } from './order-edits.js'
+import { changeProviderState } from './provider-state-change.js'
+import { saveScenario } from './save-scenario.js'
 import type { ResetRequest, SimulatorState, SimulatorView } from './types.js'
 
 /** How an edge turns a `ValidationError` into its own failure; `action` says what was being done ("configure", "reset"). */
@@ -26,22 +29,6 @@ export type FailValidation = (error: ValidationError, action: string) => never
 function isResetRequest(value: unknown): value is ResetRequest {
   return typeof value === 'object' && value !== null && Object.keys(value).every((key) => key === 'scenario' || key === 'seed')
 }
-
-/**
- * A change whose code a page loads on first use (edits, provider states, saves: a page that
- * only answers requests never needs them), made to the state current at the call.
- */
-function lazyChange<M, T>(
-  target: () => SimulatorInstance,
-  module: Promise<M>,
-  run: (module: M, instance: SimulatorInstance) => T | Promise<T>,
-): () => Promise<T> {
-  return async () => {
-    const instance = target()
-    return run(await module, instance)
-  }
-}
-const orderEdits = () => import('./order-edits.js')
 
 /** The in-process API over one state; its inputs' errors go to `fail`. */
 export function createView(
@@ -60,8 +47,6 @@ export function createView(
       throw error
     }
   }
-  const lazily = <M, T>(action: string, module: Promise<M>, run: (module: M, on: SimulatorInstance) => T | Promise<T>) =>
-    checkedChange(action, lazyChange(target, module, run))
   const controls = () => target().controls
   return {
     get journal() {
@@ -82,8 +67,7 @@ export function createView(
       return instance.coverage.report(instance.active.settings.deprecation.sunsetAt)
     },
     clearCoverage: () => target().coverage.clear(),
-    changeProviderState: (change) =>
-      lazily('change the provider state of', import('./provider-state-change.js'), (m, on) => m.changeProviderState(on, change)),
+    changeProviderState: (change) => checkedChange('change the provider state of', () => changeProviderState(target(), change)),
     addFault: (fault) => checkedBy('configure', () => controls().addFault(parseFault(fault))),
     faults: () => controls().faults(),
     removeFault: (id) => controls().removeFault(id),
@@ -111,9 +95,9 @@ export function createView(
       const order = target().store.find(checkedBy('read an order of', () => expectOrderId(id)))
       return order === undefined ? undefined : toOrder(order)
     },
-    updateOrder: (id, patch) => lazily('update an order of', orderEdits(), (m, on) => m.updateOrder(on, id, patch)),
-    addOrder: (order) => lazily('add an order to', orderEdits(), (m, on) => m.addOrder(on, order)),
-    removeOrder: (id) => lazily('remove an order of', orderEdits(), (m, on) => m.removeOrder(on, id)),
+    updateOrder: (id, patch) => checkedChange('update an order of', () => updateOrder(target(), id, patch)),
+    addOrder: (order) => checkedChange('add an order to', () => addOrder(target(), order)),
+    removeOrder: (id) => checkedChange('remove an order of', () => removeOrder(target(), id)),
     advanceClock: (duration) =>
       checkedChange('advance the clock of', async () => {
         const instance = target()
@@ -122,8 +106,7 @@ export function createView(
       }),
     clock: () => target().lifecycle.clock(),
     exportScenario: (options) => checkedBy('export a scenario of', () => exportScenario(target(), options)),
-    saveScenario: (name, options) =>
-      lazily('save a scenario of', import('./save-scenario.js'), (m, on) => m.saveScenario(on, factory.folder, name, options)),
+    saveScenario: (name, options) => checkedChange('save a scenario of', () => saveScenario(target(), factory.folder, name, options)),
     scenario() {
       const { active } = target()
       return { name: active.scenario.name, description: active.scenario.description, source: active.source }
