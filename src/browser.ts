@@ -60,7 +60,7 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   const persistence = persist === 'session' ? await import('./transports/browser/session-persistence.js') : undefined
   const restoring = persistence?.restoredOptions(simulatorOptions)
   // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the simulator is made again.
-  const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, generation, bundledMsw))
+  const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, { generation }, bundledMsw))
   let sim = await make(restoring?.options ?? simulatorOptions)
   // A stored state this version cannot take back gives a fresh simulator (session-persistence.ts).
   if (persistence !== undefined && restoring !== undefined) sim = await persistence.restoreOrFresh(sim, restoring, simulatorOptions, make)

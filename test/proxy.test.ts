@@ -202,9 +202,9 @@ describe('forwarding, in process (sim.fetch)', () => {
   })
 
   test("a page's simulator (no Node.js files) refuses a proxy: its key would be anyone's who loads the page", () => {
-    expect(() => createSimulatorCore({ proxy: { target: 'https://staging.example.test/v1' } }, requiredGeneration())).toThrow(
-      /proxy works in Node\.js only/,
-    )
+    expect(() =>
+      createSimulatorCore({ proxy: { target: 'https://staging.example.test/v1' } }, { generation: requiredGeneration() }),
+    ).toThrow(/proxy works in Node\.js only/)
   })
 
   test('a request naming a new session without an accepted key is refused as the operations refuse it, and not forwarded', async () => {

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createSimulator, type Simulator } from '../src/index.js'
-import { folderFileSystem, type FolderFileSystem } from '../src/core/scenario/folder-file-system.js'
-import { openScenarioFolder, type ScenarioFolder } from '../src/core/scenario/scenario-folder.js'
-import { createScenarioWriter } from '../src/core/scenario/write-scenario-file.js'
+import type { ScenarioFolder } from '../src/core/platform.js'
+import { folderFileSystem, type FolderFileSystem } from '../src/platform/node/folder-file-system.js'
+import { openScenarioFolder } from '../src/platform/node/scenario-folder.js'
+import { createScenarioWriter } from '../src/platform/node/write-scenario-file.js'
 
 // Each test starts the built CLI as a process: seconds on an idle machine, three to four times that beside other work (npm run test:loaded).
 vi.setConfig({ testTimeout: 30_000 })

@@ -44,7 +44,7 @@ async function perCall(count, run) {
 }
 
 /** A simulator of 100 orders whose handlers come from the msw under test, as setupSimulatorServer makes one. */
-const simulator = () => buildSimulator({ scenario: HUNDRED }, eagerGeneration(generateOrders), () => ({ http: msw.http }))
+const simulator = () => buildSimulator({ scenario: HUNDRED }, { generation: eagerGeneration(generateOrders) }, () => ({ http: msw.http }))
 const sim = simulator()
 const fixedJson = await (await sim.fetch(LIST, { headers: KEY })).text()
 const json = { 'Content-Type': 'application/json' }

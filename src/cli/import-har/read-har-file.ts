@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import { kindOf } from '../../core/scenario/read-folder-scenario.js'
+import { kindOf } from '../../platform/node/read-folder-scenario.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
 import { HarImportError } from './har-entries.js'
 

@@ -2,7 +2,7 @@ import { ApiError, invalidRequest } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
 import { BUILTIN_SCENARIOS } from '../scenario/builtin-scenarios.js'
 import type { Scenario } from '../scenario/scenario.js'
-import type { ScenarioFolder } from '../scenario/scenario-folder.js'
+import type { ScenarioFolder } from '../platform.js'
 import type { LoadedScenario, ResetRequest } from '../simulator/types.js'
 import { quote } from '../quote-value.js'
 

@@ -20,7 +20,7 @@ function countedLoads() {
 
 test('a simulator whose scenarios list their orders never loads the generator', async () => {
   const { seen, generation } = countedLoads()
-  const sim = createSimulatorCore({ scenario: 'pending' }, generation)
+  const sim = createSimulatorCore({ scenario: 'pending' }, { generation })
   await sim.reset('shipped')
   await sim.reset()
   expect(seen.loads).toBe(0)
@@ -29,7 +29,7 @@ test('a simulator whose scenarios list their orders never loads the generator', 
 
 test('every built-in scenario, generating ones included, starts and resets without loading the generator', async () => {
   const { seen, generation } = countedLoads()
-  const sim = createSimulatorCore({ scenario: 'default' }, generation)
+  const sim = createSimulatorCore({ scenario: 'default' }, { generation })
   for (const name of Object.keys(BUILTIN_SCENARIOS)) await sim.reset(name)
   await sim.reset('default')
   expect(seen.loads).toBe(0)
@@ -39,8 +39,8 @@ test('every built-in scenario, generating ones included, starts and resets witho
 
 test('a reset to another seed loads the generator once and makes the same orders as an eager one', async () => {
   const { seen, generation } = countedLoads()
-  const lazy = createSimulatorCore({ scenario: 'pending' }, generation)
-  const eager = createSimulatorCore({ scenario: 'default' }, eagerGeneration(generateOrders))
+  const lazy = createSimulatorCore({ scenario: 'pending' }, { generation })
+  const eager = createSimulatorCore({ scenario: 'default' }, { generation: eagerGeneration(generateOrders) })
   await Promise.all([lazy.reset('default', { seed: 7 }), lazy.reset('default', { seed: 7 })])
   await lazy.reset({ scenario: 'default', seed: 8 })
   expect(seen.loads).toBe(1)
@@ -52,7 +52,7 @@ test('a reset to another seed loads the generator once and makes the same orders
 
 test('a failed load changes nothing and is tried again by the next reset', async () => {
   const { seen, generation } = countedLoads()
-  const sim = createSimulatorCore({ scenario: 'pending' }, generation)
+  const sim = createSimulatorCore({ scenario: 'pending' }, { generation })
   seen.failNext = true
   await expect(sim.reset('default', { seed: 7 })).rejects.toThrow('the chunk did not arrive')
   expect(sim.scenario().name).toBe('pending')
@@ -63,7 +63,7 @@ test('a failed load changes nothing and is tried again by the next reset', async
 
 test('a bad scenario is refused at once, before any load', () => {
   const { seen, generation } = countedLoads()
-  const sim = createSimulatorCore({ scenario: 'pending' }, generation)
+  const sim = createSimulatorCore({ scenario: 'pending' }, { generation })
   expect(() => sim.reset('no-such-scenario')).toThrow(/no-such-scenario/)
   expect(seen.loads).toBe(0)
 })

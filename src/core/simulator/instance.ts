@@ -4,6 +4,7 @@ import { createCoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import { parseLatencySettings } from '../controls/latency.js'
 import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Instance } from '../dispatch/request-context.js'
+import type { Platform, ScenarioFolder } from '../platform.js'
 import { errorReporter } from '../dispatch/error-reporter.js'
 import type { AfterCancel, DeprecationDates } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
@@ -15,7 +16,6 @@ import { GeneratorNotLoaded, generatorNeeded, type OrderGeneration } from '../sc
 import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import type { Scenario } from '../scenario/scenario.js'
 import { ScenarioError } from '../scenario/scenario-error.js'
-import type { ScenarioFolder } from '../scenario/scenario-folder.js'
 import { createJournal } from '../state/journal.js'
 import { type BaseOrders, createBaseOrders } from '../state/base-orders.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
@@ -93,10 +93,7 @@ function lifecycleSeed(active: ActiveScenario): number {
 }
 
 /** A scenario by name from the folder, or `resolveScenario`'s: the built-in ones win, and a path is read as a path (by `loadFile`). */
-function resolverWith(
-  folder: ScenarioFolder | undefined,
-  loadFile: ((path: string) => CheckedScenario) | undefined,
-): InstanceFactory['resolve'] {
+function resolverWith(folder: ScenarioFolder | undefined, loadFile: Platform['loadFile']): InstanceFactory['resolve'] {
   if (folder === undefined) return (input) => resolveScenario(input, loadFile)
   return (input) => {
     if (typeof input !== 'string' || isBuiltinScenarioName(input) || looksLikePath(input)) return resolveScenario(input, loadFile)
@@ -154,12 +151,11 @@ function generatorOf(generation: OrderGeneration): GenerateOrders {
 export function createInstanceFactory(
   options: SimulatorOptions,
   checked: CheckedOptions,
-  generation: OrderGeneration,
-  files: { folder: ScenarioFolder | undefined; loadFile: ((path: string) => CheckedScenario) | undefined },
+  { generation, loadFile }: Platform,
+  folder: ScenarioFolder | undefined,
   time: TimeSource,
 ): InstanceFactory {
-  const { folder } = files
-  const resolve = resolverWith(folder, files.loadFile)
+  const resolve = resolverWith(folder, loadFile)
   const report = errorReporter(options.onError)
   let closed = false
   const generate = generatorOf(generation)

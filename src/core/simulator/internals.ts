@@ -1,5 +1,5 @@
 import type { Dispatcher } from '../dispatch/dispatcher.js'
-import type { ScenarioFolder } from '../scenario/scenario-folder.js'
+import type { ScenarioFolder } from '../platform.js'
 import type { ApiBase } from '../operations/routing.js'
 import type { JournalWriter } from '../state/journal.js'
 import type { OrderRecord } from '../state/order-store.js'

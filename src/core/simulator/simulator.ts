@@ -5,10 +5,8 @@ import { errorReporter } from '../dispatch/error-reporter.js'
 import { createSimFetch } from '../fetch/sim-fetch.js'
 import { quote } from '../quote-value.js'
 import { mapValidation, ValidationError } from '../validation-error.js'
-import type { OrderGeneration } from '../scenario/order-generation.js'
-import type { ScenarioFiles } from '../scenario/node-scenario-files.js'
 import type { ProxySetup } from '../dispatch/request-context.js'
-import type { ScenarioFolder } from '../scenario/scenario-folder.js'
+import type { Platform, ScenarioFolder } from '../platform.js'
 import type { OrderRecord } from '../state/order-store.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import { createInstanceFactory, type SimulatorInstance } from './instance.js'
@@ -31,8 +29,8 @@ const failRequest = (error: ValidationError): never => {
 /** Told of a scenarios folder's problems (a file that stops loading, the folder gone): the operator's stderr. */
 const warnOfFolder = (line: string) => console.warn(`petstore-orders-simulator: ${line}`)
 
-/** Opens the `scenariosDir` option's folder with `open`, which only Node.js builds pass (a page cannot read a folder). */
-function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined, time: TimeSource): ScenarioFolder | undefined {
+/** Opens the `scenariosDir` option's folder with the platform's `openFolder` (a page has none: it cannot read a folder). */
+function openFolder(dir: unknown, { openFolder: open }: Platform, time: TimeSource): ScenarioFolder | undefined {
   if (dir === undefined) return undefined
   return mapValidation(
     () => {
@@ -46,23 +44,22 @@ function openFolder(dir: unknown, open: ScenarioFiles['openFolder'] | undefined,
   )
 }
 
-/** The proxy option, checked where a Node build passes its check: a page has none (a real key in a page is anyone's). */
-function proxyOf(options: SimulatorOptions, files: ScenarioFiles | undefined): ProxySetup | null {
+/** The proxy option, checked by the platform's `proxy`: a page has none (a real key in a page is anyone's). */
+function proxyOf(options: SimulatorOptions, { proxy }: Platform): ProxySetup | null {
   if (options.proxy === undefined) return null
-  if (files === undefined) throw new ValidationError('proxy', "proxy works in Node.js only: in a page, the real key would be anyone's.")
-  return files.checkProxy(options.proxy)
+  if (proxy === undefined) throw new ValidationError('proxy', "proxy works in Node.js only: in a page, the real key would be anyone's.")
+  return proxy(options.proxy)
 }
 
 /**
  * Creates an independent simulator of the Petstore Orders Service, with no
- * transport: its own orders, keys, controls, journal and sessions.
- * `generation` makes generated orders; it must be loaded already when the
- * first scenario generates (later resets wait for it). `files` reads scenario
- * files and the `scenariosDir` option's folder: Node.js builds pass it, a page's do not.
+ * transport: its own orders, keys, controls, journal and sessions. `platform`
+ * is what only some runtimes have (core/platform.ts); its `generation` must be
+ * loaded already when the first scenario generates (later resets wait for it).
  */
-export function createSimulatorCore(options: SimulatorOptions, generation: OrderGeneration, files?: ScenarioFiles): SimulatorCore {
+export function createSimulatorCore(options: SimulatorOptions, platform: Platform): SimulatorCore {
   const checked = mapValidation(
-    () => ({ ...checkOptions(options), proxy: proxyOf(options, files) }),
+    () => ({ ...checkOptions(options), proxy: proxyOf(options, platform) }),
     (error) => failInProcess(error, 'create'),
   )
   const seed = mapValidation(
@@ -71,8 +68,8 @@ export function createSimulatorCore(options: SimulatorOptions, generation: Order
   )
   // The one time source of this simulator: every time read and timer below goes through it.
   const time = options.time ?? systemTime
-  const folder = openFolder(options.scenariosDir, files?.openFolder, time)
-  const factory = createInstanceFactory(options, checked, generation, { folder, loadFile: files?.loadFile }, time)
+  const folder = openFolder(options.scenariosDir, platform, time)
+  const factory = createInstanceFactory(options, checked, platform, folder, time)
   let root: SimulatorInstance
   // Made first (it reads the root's scenario only when a session starts): the root's recordings share its bound.
   const sessions = createSessions(checked, () => root.active, factory.create, time.now)

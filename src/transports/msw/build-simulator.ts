@@ -1,6 +1,5 @@
 import type { HttpHandler } from 'msw'
-import type { OrderGeneration } from '../../core/scenario/order-generation.js'
-import type { ScenarioFiles } from '../../core/scenario/node-scenario-files.js'
+import type { Platform } from '../../core/platform.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorCore, SimulatorOptions } from '../../core/simulator/types.js'
@@ -12,19 +11,12 @@ export interface Simulator extends SimulatorCore {
 }
 
 /**
- * A simulator with its msw handlers, its generated orders made by
- * `generation` (eager in Node, lazy in a page), its scenarios folder read by
- * `openScenarios` (Node only). The handlers are made on first read from
- * `msw()`, which throws one line when msw is missing: a simulator that is
- * only fetched from never needs msw.
+ * A simulator on `platform` (Node's, or a page's) with its msw handlers,
+ * made on first read from `msw()`, which throws one line when msw is
+ * missing: a simulator that is only fetched from never needs msw.
  */
-export function buildSimulator(
-  options: SimulatorOptions,
-  generation: OrderGeneration,
-  msw: () => MswHttp,
-  files?: ScenarioFiles,
-): Simulator {
-  const sim = createSimulatorCore(options, generation, files)
+export function buildSimulator(options: SimulatorOptions, platform: Platform, msw: () => MswHttp): Simulator {
+  const sim = createSimulatorCore(options, platform)
   const { base, dispatcher } = internalsOf(sim)
   let handlers: readonly HttpHandler[] | undefined
   // Enumerable, as a plain property would be: a copy made with spread (`{ ...sim, handlers }`) has them too.

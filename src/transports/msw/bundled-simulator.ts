@@ -1,5 +1,5 @@
-import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
+import { nodePlatform } from '../../platform/node/node-platform.js'
 import { requiredGeneration } from './required-generation.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
 import { bundledMsw } from './bundled-msw.js'
@@ -9,5 +9,5 @@ import { bundledMsw } from './bundled-msw.js'
  * server and `./node`'s bundled paths (Node only: it reads a scenarios folder).
  */
 export function createBundledSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, requiredGeneration(), bundledMsw, NODE_SCENARIO_FILES)
+  return buildSimulator(options, nodePlatform(requiredGeneration()), bundledMsw)
 }

@@ -1,5 +1,5 @@
-import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import type { SimulatorOptions } from '../../core/simulator/types.js'
+import { nodePlatform } from '../../platform/node/node-platform.js'
 import { requiredGeneration } from './required-generation.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
 import type { MswHttp } from './handlers.js'
@@ -21,5 +21,5 @@ export type { Simulator } from './build-simulator.js'
  * @note `sim.handlers` (msw's) loads msw on first read; `sim.fetch` needs no msw.
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, requiredGeneration(), () => requireMsw<MswHttp>('sim.handlers'), NODE_SCENARIO_FILES)
+  return buildSimulator(options, nodePlatform(requiredGeneration()), () => requireMsw<MswHttp>('sim.handlers'))
 }

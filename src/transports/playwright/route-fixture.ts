@@ -3,11 +3,11 @@ import { apiCorsHeaders } from '../../core/cors.js'
 import { isUnderBase, parseApiBase } from '../../core/operations/routing.js'
 import { bodyBytes, type Reply, type SimRequest } from '../../core/reply.js'
 import { internalsOf } from '../../core/simulator/internals.js'
-import { NODE_SCENARIO_FILES } from '../../core/scenario/node-scenario-files.js'
 import { SESSION_HEADER } from '../../core/simulator/sessions.js'
 import { lazyGeneration, withGenerator } from '../../core/scenario/order-generation.js'
 import { createSimulatorCore } from '../../core/simulator/simulator.js'
 import type { SimulatorView } from '../../core/simulator/types.js'
+import { nodePlatform } from '../../platform/node/node-platform.js'
 import { type FixtureSettings, type FixtureVerbs, type SimulatorFixture, UNOFFERED_VERBS } from './simulator-fixture.js'
 
 /** What the operations read of a routed request; it acts on the test's session, whatever the page sent. */
@@ -70,7 +70,7 @@ function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorF
 async function routeSimulator(settings: FixtureSettings): Promise<ReturnType<typeof createSimulatorCore>> {
   const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
   return withGenerator(generation, () =>
-    createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, generation, NODE_SCENARIO_FILES),
+    createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, nodePlatform(generation)),
   )
 }
 

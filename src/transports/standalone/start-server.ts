@@ -12,9 +12,12 @@ import { createHostCheck, hostOf, isLoopbackHost } from '../node/host-check.js'
 import { createHttpServer } from '../node/http-server.js'
 import { sendError } from '../node/node-edge.js'
 import { packageVersion } from '../node/package-root.js'
-import type { OrderGeneration } from '../../core/scenario/order-generation.js'
-import { createServerSimulator, serverGeneration } from './server-simulator.js'
-import { withGenerator } from '../../core/scenario/order-generation.js'
+import type { Platform } from '../../core/platform.js'
+import { lazyGeneration, withGenerator } from '../../core/scenario/order-generation.js'
+import { nodePlatform } from '../../platform/node/node-platform.js'
+import { buildSimulator } from '../msw/build-simulator.js'
+import type { MswHttp } from '../msw/handlers.js'
+import { requireMsw } from '../msw/require-msw.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
@@ -81,13 +84,14 @@ function lazyAdminApp(sim: Simulator, options: AdminAppOptions): RequestListener
 
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
-  const generation = serverGeneration()
+  const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
   // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the start is tried again.
-  return withGenerator(generation, () => listen(options, generation))
+  return withGenerator(generation, () => listen(options, nodePlatform(generation)))
 }
 
-function listen(options: SimulatorServerOptions, generation: OrderGeneration): Promise<RunningSimulator> {
-  const { sim, basePath } = simulatorFor(options, (simulatorOptions) => createServerSimulator(simulatorOptions, generation))
+function listen(options: SimulatorServerOptions, platform: Platform): Promise<RunningSimulator> {
+  // The server answers without msw: msw loads only if something reads `sim.handlers` (a user's own msw server).
+  const { sim, basePath } = simulatorFor(options, (made) => buildSimulator(made, platform, () => requireMsw<MswHttp>('sim.handlers')))
   // Its timers are ours to stop only when we made it.
   const ownsSimulator = options.simulator === undefined
   const host = options.host ?? DEFAULT_HOST

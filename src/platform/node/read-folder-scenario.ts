@@ -1,12 +1,12 @@
-import { describe } from '../quote-value.js'
-import { systemErrorCode } from '../system-error-code.js'
-import { isPlainObject } from './plain-object.js'
+import { describe } from '../../core/quote-value.js'
+import { systemErrorCode } from '../../core/system-error-code.js'
+import { isPlainObject } from '../../core/scenario/plain-object.js'
 import type { FileStats, FolderFileSystem } from './folder-file-system.js'
-import { isBuiltinScenarioName } from './load-scenario.js'
-import { parseScenarioJson } from './scenario-file.js'
-import { parseScenario, type CheckedScenario } from './parse-scenario.js'
-import { SCENARIO_NAME } from './scenario-limits.js'
-import { isScenarioError, ScenarioError } from './scenario-error.js'
+import { isBuiltinScenarioName } from '../../core/scenario/load-scenario.js'
+import { parseScenarioJson } from '../../core/scenario/scenario-file.js'
+import { parseScenario, type CheckedScenario } from '../../core/scenario/parse-scenario.js'
+import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
+import { isScenarioError, ScenarioError } from '../../core/scenario/scenario-error.js'
 
 /** The largest file the folder reads, and the largest scenario a save writes (about 40,000 orders). */
 export const MAX_FOLDER_FILE_BYTES = 4 * 1024 * 1024

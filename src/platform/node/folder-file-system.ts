@@ -1,4 +1,4 @@
-import { ValidationError } from '../validation-error.js'
+import { ValidationError } from '../../core/validation-error.js'
 
 export interface FileStats {
   isFile(): boolean

@@ -1,21 +1,10 @@
-import { isBearerToken } from '../bearer-auth.js'
-import type { ProxySetup } from '../dispatch/request-context.js'
-import { ValidationError } from '../validation-error.js'
-
-import { answerBudget } from './answer-budget.js'
-import { DEFAULT_PROXY_TIMEOUT_MS } from './forward.js'
-
-/** The `proxy` option: where requests no operation or route takes are forwarded (docs/proxy.md). */
-export interface ProxyOption {
-  /** The real deployment's API base, such as "https://staging.example.test/v1". */
-  target: string
-  /** The real service's key: replaces the client's Authorization. Without it the client's goes as sent. */
-  key?: string
-  /** Seconds to wait for a whole answer (default 10, at most 600): past it, 504 `proxy_timeout`. */
-  timeoutSeconds?: number
-  /** Keep each forwarded answer (status below 500, body up to 1 MiB) as a route of the state. Default false. */
-  record?: boolean
-}
+import { isBearerToken } from '../../core/bearer-auth.js'
+import type { ProxySetup } from '../../core/dispatch/request-context.js'
+import type { ProxyOption } from '../../core/platform.js'
+import { answerBudget } from '../../core/proxy/answer-budget.js'
+import { DEFAULT_PROXY_TIMEOUT_MS } from '../../core/proxy/forward.js'
+import { forwardRequest } from '../../core/proxy/forward-request.js'
+import { ValidationError } from '../../core/validation-error.js'
 
 /**
  * What all forwarded answers being read may hold at once. Four answers at their own bound (32 MiB,
@@ -37,9 +26,8 @@ function shownTarget(url: URL | null): string {
   return `"${url.protocol}//${url.host}${url.pathname}"${dropped.length === 0 ? '' : ` with ${dropped.join(' and ')} (not shown)`}`
 }
 
-/** Checks the `proxy` option; null when there is none. A message never holds the key, a password or a query. */
-export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | null {
-  if (option === undefined) return null
+/** Checks the `proxy` option. A message never holds the key, a password or a query. */
+export function checkProxyOption(option: ProxyOption): ProxySetup {
   const { target, key, timeoutSeconds = DEFAULT_PROXY_TIMEOUT_MS / 1000, record = false } = option
   const url = URL.canParse(target) ? new URL(target) : null
   if (!/^https?:$/.test(url?.protocol ?? '') || url?.search !== '' || url.username !== '' || url.password !== '')
@@ -58,9 +46,7 @@ export function checkProxyOption(option: ProxyOption | undefined): ProxySetup | 
     key,
     timeoutMs: Math.round(timeoutSeconds * 1000),
     record,
-    // Imported here, not by the dispatcher: a page, which has no proxy, bundles none of the forwarding code.
-    forward: (context, instance) =>
-      import('./forward-request.js').then((loaded) => loaded.forwardRequest(context, instance, setup, budget)),
+    forward: (context, instance) => forwardRequest(context, instance, setup, budget),
   }
   return setup
 }

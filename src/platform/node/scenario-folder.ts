@@ -1,48 +1,22 @@
-import { ApiError } from '../api-error.js'
-import { ErrorCode } from '../error-codes.js'
-import { systemErrorCode } from '../system-error-code.js'
-import { systemTime } from '../time-source.js'
-import { ValidationError } from '../validation-error.js'
+import { ApiError } from '../../core/api-error.js'
+import { ErrorCode } from '../../core/error-codes.js'
+import { systemErrorCode } from '../../core/system-error-code.js'
+import { systemTime } from '../../core/time-source.js'
+import { ValidationError } from '../../core/validation-error.js'
 import { folderFileSystem, type FolderFileSystem } from './folder-file-system.js'
-import type { CheckedScenario } from './parse-scenario.js'
-import { SCENARIO_NAME } from './scenario-limits.js'
+import type { FolderScenario, ScenarioFolder } from '../../core/platform.js'
+import { SCENARIO_NAME } from '../../core/scenario/scenario-limits.js'
 import { readFolderScenario } from './read-folder-scenario.js'
-import { isScenarioError, ScenarioError } from './scenario-error.js'
+import { isScenarioError, ScenarioError } from '../../core/scenario/scenario-error.js'
 import { watchFolder } from './folder-watch.js'
 import { createScenarioWriter, removeStaleTemporaryFiles } from './write-scenario-file.js'
 
 /** How many `*.json` files of the folder are read, the first by name; the others are left out, said once. */
 const MAX_FOLDER_FILES = 1000
 
-/** A file of the scenarios folder, as the list shows it. */
-interface FolderScenario {
-  /** Its file name without `.json`: what a reset names. */
-  name: string
-  file: string
-  description: string
-  /** Why it does not load, or null when it does. */
-  error: string | null
-  /** The line where its JSON stops parsing, when that is the error. */
-  line: number | null
-}
-
 interface Entry extends FolderScenario {
   /** Inode, size and modification time: a change of any is read again. */
   signature: string
-}
-
-/** A folder of scenario files, named by their file names, read again whenever it changes. */
-export interface ScenarioFolder {
-  /** The folder, absolute. */
-  readonly dir: string
-  /** Its `*.json` files by name, broken ones with their error. */
-  list(): FolderScenario[]
-  /** The scenario of `<name>.json` read now, and the file's text; undefined without such a file; a `ScenarioError` when it does not load. */
-  load(name: string): { scenario: CheckedScenario; source: string; text: string } | undefined
-  /** Writes `<name>.json` whole (an `ApiError` 409 when it exists without `overwrite`, or the folder cannot take it). */
-  write(name: string, text: string, overwrite: boolean): Promise<{ path: string; overwritten: boolean }>
-  /** Stops watching. */
-  close(): void
 }
 
 /** What a test may put in place of Node's file system and clock. */

@@ -1,6 +1,6 @@
-import { ApiError } from '../api-error.js'
-import { ErrorCode } from '../error-codes.js'
-import { systemErrorCode } from '../system-error-code.js'
+import { ApiError } from '../../core/api-error.js'
+import { ErrorCode } from '../../core/error-codes.js'
+import { systemErrorCode } from '../../core/system-error-code.js'
 import type { FolderFileSystem } from './folder-file-system.js'
 import { MAX_FOLDER_FILE_BYTES } from './read-folder-scenario.js'
 
