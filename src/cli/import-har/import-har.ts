@@ -1,10 +1,10 @@
 import { parseExactJson } from '../../core/exact-json.js'
 import type { JsonValue } from '../../core/glossary.js'
-import { OPERATIONS, type OperationId } from '../../core/operations/registry.js'
 import { recordableHeaders } from '../../core/proxy/record.js'
 import { type Fail, MAX_ROUTES, parseRoute } from '../../core/routes/parse-routes.js'
-import { ROUTE_METHODS, type Route, templateSegments } from '../../core/routes/route-schema.js'
-import { pathSegments } from '../../core/routes/route-table.js'
+import { pathSegments } from '../../core/routes/route-path.js'
+import { ROUTE_METHODS, type Route } from '../../core/routes/route-schema.js'
+import { OPERATION_TABLE, type OperationEntry } from '../../core/routes/route-table.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
@@ -50,27 +50,10 @@ function routeOf(entry: HarEntry, base: string): Route {
   return parseRoute(candidate, 'route', failRoute)
 }
 
-/** Each spec operation's method and path, as segments (null where its parameter goes). */
-const OPERATION_TEMPLATES = OPERATIONS.map(({ id, method, path }) => ({ id, method, segments: templateSegments(path) }))
-
-/** The spec operation an entry is a call of, or undefined: those are the simulator's own, never routes. */
-function operationOf(entry: HarEntry): OperationId | undefined {
-  const segments = pathSegments(entry.path)
-  return OPERATION_TEMPLATES.find(
-    (operation) =>
-      operation.method === entry.method &&
-      operation.segments.length === segments.length &&
-      operation.segments.every((literal, index) => (literal === null ? segments[index] !== '' : literal === segments[index])),
-  )?.id
-}
-
-function petIdOf(entry: HarEntry): string {
-  const segment = pathSegments(entry.path)[1] ?? ''
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
+/** The spec operation an entry is a call of, by the simulator's own table: those are the simulator's, never routes. */
+function operationOf(entry: HarEntry): OperationEntry | undefined {
+  const found = OPERATION_TABLE.match(entry.method, entry.path)
+  return 'operation' in found ? found : undefined
 }
 
 function listedOrders(list: HarEntry | undefined, base: string): ListedOrders {
@@ -125,9 +108,10 @@ export function importHar(harText: string, options: { name: string; base?: strin
       skipped++
       continue
     }
-    const operation = operationOf(entry)
+    const call = operationOf(entry)
+    const operation = call?.operation.id
     if (operation === 'listOrders' && entry.status === 200) ordersEntry = entry
-    else if (operation === 'getPetById' && entry.status === 200) pets[petIdOf(entry)] = jsonBody(entry, base) ?? null
+    else if (operation === 'getPetById' && entry.status === 200) pets[call?.param ?? ''] = jsonBody(entry, base) ?? null
     else if (operation === undefined) {
       const route = `${entry.method} /${pathSegments(entry.path).join('/')}`
       if (routed.has(route)) continue

@@ -1,5 +1,5 @@
 // What a path under the API base is, said once: operations, routes and forwarding all read a request's
-// path through `readApiPath`, and routes spell their literals as it does (`canonicalSegment`), so no
+// path through `readApiPath`, and routes spell their literals as it does (`decodedSegment`), so no
 // spelling can be one path to the simulator and another to a server behind it (docs/proxy.md, "What a path is").
 
 /** A request's path under the base, as every rule reads it. */
@@ -76,9 +76,9 @@ function encodeSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3D|3A|40)/g, decodeURIComponent)
 }
 
-/** A route's literal segment as a request's path text spells it (decoded, then escaped where it must be), so they compare. */
-export function canonicalSegment(raw: string): string {
-  return encodeSegment(decodeSegment(raw).text)
+/** A route's literal segment as a request's segment reads (decoded), so that `/a|b` and `/a%7Cb` are one path. */
+export function decodedSegment(raw: string): string {
+  return decodeSegment(raw).text
 }
 
 /** The path as it is matched on, under the base: "" for the base itself, else "/a/b" (with the trailing "/" sent). */

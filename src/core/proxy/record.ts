@@ -3,7 +3,8 @@ import type { JsonValue } from '../glossary.js'
 import { jsonText } from '../json-text.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
-import { type HeldRoute, isJsonMediaType, pathSegments, type RawBody } from '../routes/route-table.js'
+import { pathSegments } from '../routes/route-path.js'
+import { type HeldRoute, isJsonMediaType, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
 import { HEADER_NAME, hopByHop } from './hop-by-hop.js'
 
@@ -157,7 +158,7 @@ export function recordedRoute(exchange: RecordedExchange, key?: string): RecordD
  */
 export function recordInto(book: RouteBook, exchange: RecordedExchange, key?: string): boolean {
   // A full book, or one that answers this already, takes no more: the body is not even read.
-  if (book.list().length >= MAX_ROUTES || book.match(exchange.method, exchange.target) !== null) return false
+  if (book.list().length >= MAX_ROUTES || !('allow' in book.match(exchange.method, exchange.target))) return false
   const decision = recordedRoute(exchange, key)
   return 'route' in decision && book.add(decision.route)
 }

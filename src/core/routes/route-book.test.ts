@@ -1,22 +1,24 @@
 import { beforeEach, expect, test, vi } from 'vitest'
 import { createRouteBook, heldBytes, shownRoute } from './route-book.js'
-import * as schema from './route-schema.js'
+import * as routePath from './route-path.js'
 import { MAX_ROUTES, type Route } from './route-schema.js'
 import * as table from './route-table.js'
-import { createRouteTable, type HeldRoute, type RawBody } from './route-table.js'
+import { createRouteTable, type HeldRoute, type Lookup, type RawBody } from './route-table.js'
 
 // Counted, not replaced: how often a whole table is compiled, and how often one route's path is.
 vi.mock('./route-table.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./route-table.js')>()
   return { ...actual, createRouteTable: vi.fn(actual.createRouteTable) }
 })
-vi.mock('./route-schema.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./route-schema.js')>()
+vi.mock('./route-path.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./route-path.js')>()
   return { ...actual, templateSegments: vi.fn(actual.templateSegments) }
 })
 
 const compiles = () => vi.mocked(table.createRouteTable).mock.calls.length
-const pathsCompiled = () => vi.mocked(schema.templateSegments).mock.calls.length
+const pathsCompiled = () => vi.mocked(routePath.templateSegments).mock.calls.length
+/** The place of the route a lookup found, else what it found. */
+const indexOf = (lookup: Lookup) => ('index' in lookup ? lookup.index : lookup)
 
 beforeEach(() => vi.clearAllMocks())
 
@@ -35,14 +37,15 @@ test('a route added to a compiled table answers by the same rules: the more spec
   const compiled = createRouteTable(routes)
   compiled.add({ method: 'GET', path: '/store/orders/7', status: 200, body: 'literal' }, 2)
   compiled.add({ method: 'GET', path: '/store/{x}/{y}', status: 200, body: 'same shape, later' }, 3)
-  compiled.add({ method: 'DELETE', path: '/store/orders/{id}', status: 204 }, 4)
-  expect(compiled.match('GET', '/store/orders/7')?.index).toBe(2)
-  expect(compiled.match('GET', '/store/carts/7')?.index).toBe(1)
-  expect(compiled.match('GET', '/store/carts/8')?.index).toBe(0)
-  expect(compiled.match('GET', '/store/carts/8/9')).toBeNull()
-  expect(compiled.match('GET', '/store//8')).toBeNull()
-  expect(compiled.methodsAt('/store/orders/7')).toEqual(['GET', 'DELETE'])
-  expect(compiled.methodsAt('/elsewhere')).toEqual([])
+  compiled.add({ method: 'PATCH', path: '/store/orders/{id}', status: 204 }, 4)
+  expect(indexOf(compiled.match('GET', '/store/orders/7'))).toBe(2)
+  expect(indexOf(compiled.match('GET', '/store/carts/7'))).toBe(1)
+  expect(indexOf(compiled.match('GET', '/store/carts/8'))).toBe(0)
+  expect(compiled.match('GET', '/store/carts/8/9')).toEqual({ allow: [] })
+  expect(compiled.match('GET', '/store//8')).toEqual({ allow: [] })
+  // The spec's cancelOrder is the path's DELETE, named first; the routes' methods follow.
+  expect(compiled.match('PUT', '/store/orders/7')).toEqual({ allow: ['DELETE', 'GET', 'PATCH'] })
+  expect(compiled.match('PUT', '/elsewhere')).toEqual({ allow: [] })
 })
 
 test('a book compiles its table once per list, never per request, and one recorded route alone', () => {
@@ -54,13 +57,13 @@ test('a book compiles its table once per list, never per request, and one record
   const book = createRouteBook(scenario)
   expect([compiles(), pathsCompiled()]).toEqual([1, scenario.length])
   for (let request = 0; request < 100; request++) {
-    expect(book.match('GET', `/unknown/${request}`)).toBeNull()
-    expect(book.methodsAt(`/catalog/${'long-segment/'.repeat(40)}${request}`)).toEqual(['GET'])
+    expect(book.match('GET', `/unknown/${request}`)).toEqual({ allow: [] })
+    expect(book.match('PUT', `/catalog/${'long-segment/'.repeat(40)}${request}`)).toEqual({ allow: ['GET'] })
   }
   for (let index = 0; index < MAX_ROUTES / 2; index++) expect(book.add(recorded(`/recorded/${index}`))).toBe(true)
   // 500 recordings: 500 more paths compiled, no whole table rebuilt.
   expect([compiles(), pathsCompiled()]).toEqual([1, MAX_ROUTES])
-  expect(book.match('GET', '/recorded/499')?.index).toBe(MAX_ROUTES - 1)
+  expect(indexOf(book.match('GET', '/recorded/499'))).toBe(MAX_ROUTES - 1)
   book.reset(scenario)
   expect([compiles(), book.list().length]).toEqual([2, scenario.length])
 })

@@ -7,8 +7,8 @@ const MAX_RECORDED_ROUTE_BYTES = 16 * 1024 * 1024
 /** What a recorded route holds besides its body and its text: its objects, its compiled segments, its place in the table. */
 const ROUTE_OVERHEAD_BYTES = 512
 
-/** The routes of one state: its scenario's, and those recorded while forwarding. */
-export interface RouteBook extends Pick<RouteTable, 'match' | 'methodsAt'> {
+/** The routes of one state, and its one table (route-table.ts): the spec's operations and its routes. */
+export interface RouteBook extends Pick<RouteTable, 'match'> {
   /** The routes as held, in order: a recorded one's body is `raw` (see `shownRoute`). No copy is made. */
   list(): readonly HeldRoute[]
   /**
@@ -51,9 +51,8 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
   return {
     list: () => routes,
     match: (method, path) => table.match(method, path),
-    methodsAt: (path) => table.methodsAt(path),
     add(route) {
-      if (routes.length >= MAX_ROUTES || table.match(route.method, route.path) !== null) return false
+      if (routes.length >= MAX_ROUTES || !('allow' in table.match(route.method, route.path))) return false
       const bytes = heldBytes(route)
       if (recorded + bytes > MAX_RECORDED_ROUTE_BYTES) return false
       try {

@@ -3,47 +3,20 @@
 // that loads the simulator carries it; matching and answering load only when a route is asked for.
 import * as v from 'valibot'
 import { readApiPath } from '../operations/api-path.js'
-import { OPERATIONS } from '../operations/registry.js'
 import { jsonText } from '../json-text.js'
 import { describe } from '../quote-value.js'
 import type { JsonValue } from '../glossary.js'
 import { flag, integer, mustBe, oneOf, record } from '../scenario/field-schemas.js'
 import { isPlainObject } from '../scenario/plain-object.js'
+import { decodedSegments, ROUTE_METHODS, type Route } from './route-path.js'
+import { operationAt } from './route-table.js'
 
-/** The methods a route may answer: those every runtime's fetch can send (not TRACE or CONNECT). */
-export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+export { ROUTE_METHODS, type Route } from './route-path.js'
+
 /** The most routes one scenario (or state) may hold. */
 export const MAX_ROUTES = 1000
 /** The largest body of one route, as JSON text. */
 export const MAX_ROUTE_BODY_BYTES = 1024 * 1024
-
-/**
- * An answer for an operation the spec does not show, as a scenario writes it. Said as an interface, and
- * the schemas below typed with it: inferred, the scenario schema's declaration nests too deep for
- * TypeScript to check in a consumer's build (TS2589 with skipLibCheck off).
- */
-export interface Route {
-  method: (typeof ROUTE_METHODS)[number]
-  /** Under the API base; a `{name}` segment matches any one segment. */
-  path: string
-  /** 200 to 599. */
-  status: number
-  headers?: Record<string, string>
-  /** Any JSON value, sent as JSON text (a string under a Content-Type that is not JSON as it is). */
-  body?: JsonValue
-  /** False: answered without a key. Default true. */
-  auth?: boolean
-}
-
-/** A route's path, segment by segment: "/" is none; a `{name}` is null (it matches any one segment). */
-export function templateSegments(path: string): (string | null)[] {
-  return path === '/'
-    ? []
-    : path
-        .slice(1)
-        .split('/')
-        .map((segment) => (/^\{.*\}$/.test(segment) ? null : segment))
-}
 
 /** A path a request can have: none that the one path rule refuses (`;`, `\`, `%2f`, `%2e`...; api-path.ts) could ever reach a route. */
 const requestable = (path: string) => readApiPath(path, '')?.problem === undefined
@@ -125,15 +98,11 @@ const HeadersSchema: v.GenericSchema<Record<string, string>> = v.pipe(
   }),
 )
 
-/** The spec operation a route would answer instead of the simulator, if any. */
-const taken = ({ method, path }: { method: string; path: string }) =>
-  OPERATIONS.find(
-    (operation) =>
-      operation.method === method &&
-      templateSegments(operation.path).every(
-        (literal, at, all) => all.length === templateSegments(path).length && (literal === null || literal === templateSegments(path)[at]),
-      ),
-  )
+/** The spec operation a route would answer instead of the simulator, if any: its method, at a path its template fills. */
+const taken = ({ method, path }: { method: string; path: string }) => {
+  const operation = operationAt(decodedSegments(path))
+  return operation?.method === method ? operation : undefined
+}
 
 /** One route: `{ method, path, status, headers?, body?, auth? }`. */
 export const RouteSchema: v.GenericSchema<Route> = v.pipe(

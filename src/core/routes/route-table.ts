@@ -1,9 +1,11 @@
 import type { JsonValue } from '../glossary.js'
 import { jsonText } from '../json-text.js'
-import { canonicalSegment } from '../operations/api-path.js'
-import { type Route, templateSegments } from './route-schema.js'
+import { decodedSegment } from '../operations/api-path.js'
+import { OPERATIONS } from '../operations/registry.js'
+import type { Operation } from '../operations/routing.js'
+import { decodedSegments, type Route, templateSegments } from './route-path.js'
 
-export type { Route } from './route-schema.js'
+export type { Route } from './route-path.js'
 
 /**
  * A recorded body, held as the bytes that came: answered as they are, and read as a value only when
@@ -20,38 +22,46 @@ export interface HeldRoute extends Route {
   readonly raw?: RawBody
 }
 
-/** The route that answers a request, and its place in the scenario's list (for the journal and the panel). */
-interface RouteMatch {
+/** A spec operation that answers a request, with its decoded path parameter ("" when its path has none). */
+export interface OperationEntry {
+  operation: Operation
+  param: string
+}
+
+/** A scenario's route that answers a request, and its place in the state's list (for the journal and the panel). */
+export interface RouteEntry {
   route: HeldRoute
   index: number
 }
 
+/** What a table says of a method and a path: what answers it, else the methods the path answers (none: `[]`). */
+export type Lookup = OperationEntry | RouteEntry | { allow: string[] }
+
 export interface RouteTable {
-  /** The route for a method and a path relative to the base (a query is ignored), or null. */
-  match(method: string, path: string): RouteMatch | null
-  /** The methods some route answers at this path, for a 405's `Allow`; empty when none. */
-  methodsAt(path: string): string[]
+  /** What answers `method` at `path` (a path under the base, a query ignored, or its decoded segments). */
+  match(method: string, path: string | readonly string[]): Lookup
   /** Adds the route at `index` (the end of the list): it compiles that route alone. */
   add(route: HeldRoute, index: number): void
 }
 
-interface CompiledRoute {
-  route: HeldRoute
+interface Compiled {
+  operation?: Operation
+  route?: HeldRoute
+  /** Its place in the scenario's list; -1 for an operation, which no route may replace (route-schema.ts). */
   index: number
-  /** Each segment's literal text, or null for `{name}`. */
+  /** Each segment's decoded literal, or null for `{name}`. */
   segments: (string | null)[]
-  /** One character per segment, "1" literal, "0" `{name}`: a greater string is the more specific route. */
+  /** One character per segment, "1" literal, "0" `{name}`: a greater string is the more specific entry. */
   rank: string
 }
 
-/** The segments of a path: "/" is none; one trailing slash is tolerated, as the service's operations tolerate it. */
-export function pathSegments(path: string): string[] {
-  const end = path.search(/[?#]/)
-  let bare = end === -1 ? path : path.slice(0, end)
-  if (bare.length > 1 && bare.endsWith('/')) bare = bare.slice(0, -1)
-  if (bare === '' || bare === '/') return []
-  return (bare.startsWith('/') ? bare.slice(1) : bare).split('/')
+function compile(path: string, entry: Pick<Compiled, 'operation' | 'route' | 'index'>): Compiled {
+  const segments = templateSegments(path).map((segment) => (segment === null ? null : decodedSegment(segment)))
+  return { ...entry, segments, rank: segments.map((segment) => (segment === null ? '0' : '1')).join('') }
 }
+
+/** The spec's operations as entries: in every state's table, and alone in the table of a request that reaches no state. */
+const OPERATION_ENTRIES: readonly Compiled[] = OPERATIONS.map((operation) => compile(operation.path, { operation, index: -1 }))
 
 function matches(template: readonly (string | null)[], segments: readonly string[]): boolean {
   for (let index = 0; index < template.length; index++) {
@@ -61,57 +71,67 @@ function matches(template: readonly (string | null)[], segments: readonly string
   return true
 }
 
-/** Whether `a` answers before `b`: the more specific first, then the first declared. */
-const before = (a: CompiledRoute, b: CompiledRoute) => a.rank > b.rank || (a.rank === b.rank && a.index < b.index)
+/** Whether `a` answers before `b`: the more specific first, then the first declared (an operation before any route). */
+const before = (a: Compiled, b: Compiled) => a.rank > b.rank || (a.rank === b.rank && a.index < b.index)
+
+function found(entry: Compiled, segments: readonly string[]): OperationEntry | RouteEntry {
+  if (entry.operation === undefined) return { route: entry.route as HeldRoute, index: entry.index }
+  const at = entry.segments.indexOf(null)
+  return { operation: entry.operation, param: at === -1 ? '' : (segments[at] as string) }
+}
 
 /**
- * Indexes checked routes (see `parseRoutes`) by method and number of
- * segments, each list in the order routes win: among the routes that match a
- * request, a literal segment beats a `{name}` at the first place they differ;
- * the first declared wins between routes of one shape. Built once per list (a
- * state's load or reset), grown by `add`: a request only reads it, and one
- * whose method and segment count no route has costs a lookup or two.
+ * The one route table of a state: the spec's operations and the checked routes (see `parseRoutes`),
+ * indexed by method and number of segments, each list in the order entries win: a literal segment
+ * beats a `{name}` at the first place they differ; the first declared wins between routes of one
+ * shape. Built once per list (a state's load or reset), grown by `add`: a request only reads it, and
+ * one whose method and segment count nothing has costs a lookup or two.
  */
 export function createRouteTable(routes: readonly HeldRoute[]): RouteTable {
-  const byMethod = new Map<string, Map<number, CompiledRoute[]>>()
-  /** The list a route goes in, and its compiled form. */
-  function place(route: HeldRoute, index: number): [CompiledRoute[], CompiledRoute] {
-    // Literals as a request's path text spells them (api-path.ts): `/a|b` and `/a%7Cb` are one path.
-    const segments = templateSegments(route.path).map((segment) => (segment === null ? null : canonicalSegment(segment)))
-    const compiled = { route, index, segments, rank: segments.map((segment) => (segment === null ? '0' : '1')).join('') }
-    const byLength = byMethod.get(route.method) ?? new Map<number, CompiledRoute[]>()
-    byMethod.set(route.method, byLength)
-    const list = byLength.get(segments.length) ?? []
-    byLength.set(segments.length, list)
-    return [list, compiled]
+  const byMethod = new Map<string, Map<number, Compiled[]>>()
+  const listOf = (entry: Compiled) => {
+    const method = entry.operation?.method ?? (entry.route as HeldRoute).method
+    const byLength = byMethod.get(method) ?? new Map<number, Compiled[]>()
+    byMethod.set(method, byLength)
+    const list = byLength.get(entry.segments.length) ?? []
+    byLength.set(entry.segments.length, list)
+    return list
   }
-  const lists = new Set<CompiledRoute[]>()
-  routes.forEach((route, index) => {
-    const [list, compiled] = place(route, index)
-    list.push(compiled)
-    lists.add(list)
-  })
-  for (const list of lists) list.sort((a, b) => (before(a, b) ? -1 : 1))
-  function add(route: HeldRoute, index: number): void {
-    const [list, compiled] = place(route, index)
-    // The last in list order goes after every route of its rank: one walk back from the end.
-    let at = list.length
-    while (at > 0 && before(compiled, list[at - 1] as CompiledRoute)) at--
-    list.splice(at, 0, compiled)
-  }
-  const candidates = (method: string, segments: readonly string[]) => byMethod.get(method)?.get(segments.length) ?? []
+  for (const entry of [...OPERATION_ENTRIES, ...routes.map((route, index) => compile(route.path, { route, index }))])
+    listOf(entry).push(entry)
+  for (const byLength of byMethod.values()) for (const list of byLength.values()) list.sort((a, b) => (before(a, b) ? -1 : 1))
+  const first = (method: string, segments: readonly string[]) =>
+    byMethod
+      .get(method)
+      ?.get(segments.length)
+      ?.find((entry) => matches(entry.segments, segments))
   return {
     match(method, path) {
-      const segments = pathSegments(path)
-      const best = candidates(method, segments).find((candidate) => matches(candidate.segments, segments))
-      return best === undefined ? null : { route: best.route, index: best.index }
+      const segments = typeof path === 'string' ? decodedSegments(path) : path
+      const entry = first(method, segments)
+      if (entry !== undefined) return found(entry, segments)
+      // The path's methods, an operation's first: what a 405's Allow and a preflight name.
+      const allow = [...byMethod.keys()].filter((each) => first(each, segments) !== undefined)
+      const ownMethod = operationAt(segments)?.method
+      return { allow: ownMethod === undefined ? allow : [ownMethod, ...allow.filter((each) => each !== ownMethod)] }
     },
-    methodsAt(path) {
-      const segments = pathSegments(path)
-      return [...byMethod.keys()].filter((method) => candidates(method, segments).some((each) => matches(each.segments, segments)))
+    add(route, index) {
+      const compiled = compile(route.path, { route, index })
+      const list = listOf(compiled)
+      // The last in list order goes after every entry of its rank: one walk back from the end.
+      let at = list.length
+      while (at > 0 && before(compiled, list[at - 1] as Compiled)) at--
+      list.splice(at, 0, compiled)
     },
-    add,
   }
+}
+
+/** The table of the spec's operations alone: what a request that reaches no state is matched by. */
+export const OPERATION_TABLE: Pick<RouteTable, 'match'> = createRouteTable([])
+
+/** The operation whose path (any method) these decoded segments fill, if any. */
+export function operationAt(segments: readonly string[]): Operation | undefined {
+  return OPERATION_ENTRIES.find((entry) => entry.segments.length === segments.length && matches(entry.segments, segments))?.operation
 }
 
 /** Whether a media type is JSON: `application/json` or any `+json` type. */
