@@ -1,15 +1,15 @@
 import type { KeyCheck } from '../bearer-auth.js'
 import type { Controls } from '../controls/controls.js'
-import type { Control, CoverageCounter } from '../outcome-coverage/coverage-counter.js'
+import type { CoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import type { Fault } from '../controls/faults.js'
 import type { Int64Key } from '../int64.js'
 import type { ApiPath } from '../operations/api-path.js'
 import type { OperationState } from '../operations/operation.js'
-import type { ApiBase, Operation, RouteUrl } from '../operations/routing.js'
+import type { ApiBase, Operation } from '../operations/routing.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { RouteBook } from '../routes/route-book.js'
-import type { JournalWriter } from '../state/journal.js'
+import type { Arrival, JournalWriter } from '../state/journal.js'
 import type { TimeSource } from '../time-source.js'
 import type { ErrorReporter } from './error-reporter.js'
 
@@ -62,8 +62,8 @@ export interface DispatchSetup {
 }
 
 /**
- * One request on its way through the dispatch steps: what it asks, and what
- * each step found out for the steps after it and for the journal.
+ * One request on its way through the dispatch steps: what it is, the state it reaches, and what its
+ * answer is made with. What answered it is the dispatcher's record (dispatcher.ts), never a step's.
  */
 export interface RequestContext {
   readonly setup: DispatchSetup
@@ -74,48 +74,27 @@ export interface RequestContext {
   readonly param: string
   /** The order the request acts on (a valid int64 path id), else null. */
   readonly orderId: Int64Key | null
-  /** Its URL, read by the steps of a request no operation takes: its path, 400, 404 or 405 (null for an operation's). */
-  readonly url: RouteUrl | null
   /**
-   * The path under the base as routes and forwarding read it (api-path.ts); null for an operation's
+   * The path under the base as the table and forwarding read it (api-path.ts); null for an operation's
    * request, and for one no route or target may take (the base or an operation's path in another case).
    */
   readonly path: ApiPath | null
   /** When it arrived: the wall clock for the journal entry, the monotonic one for its duration. */
-  readonly time: number
-  readonly started: number
+  readonly arrived: Arrival
   /** The state it acts on; null when none could be found or made (`refusal` says why). */
-  instance: Instance | null
+  readonly instance: Instance | null
   /** Why no state was found: the error to answer once the body limit is checked. */
-  refusal: unknown
-  /** The journal that records it: its state's, else the simulator's. */
-  journal: JournalWriter
-  /** The request found its session dropped and got a fresh one. */
-  sessionRecreated: boolean
-  /** Headers every answer carries, errors included (the operation's own). */
-  headers: HeaderFields
-  /** The fault that fired for it, if any. */
+  readonly refusal: unknown
+  /** What the answer depends on as the request arrived (a cancelled order's status), for a pact's provider state. */
+  readonly given: Given | null
+  /** The fault that fires for it, if any: it answers instead of the rules, or changes their answer. */
   fault: Fault | undefined
-  /** Headers added to the answer by the steps, errors included: RateLimit ones, Preference-Applied. */
+  /** Headers the steps add to the answer, errors included: RateLimit ones, Preference-Applied. */
   extra: Record<string, string> | undefined
-  /** The service's rules answered (no fault, `Prefer` or rate limit), so the request belongs in a pact. */
-  inPact: boolean
-  /** What the answer depends on (a cancelled order's status), for the pact's provider state. */
-  given: Given | null
-  /** The Authorization header, set where the key is checked. */
-  authorization: string | null
-  /** It was forwarded to the proxy target. */
-  forwarded: boolean
-  /** The control that decided the answer instead of the service's rules (a fault, `Prefer`, the rate limit), for coverage. */
-  control: Exclude<Control, 'latency'> | undefined
-  /** It reached the service's rules (the key check on): what coverage counts, unless a control decided the answer. */
-  ruled: boolean
-  /** It waited for latency set with the controls. */
-  delayed: boolean
 }
 
 /**
- * One step of the dispatch: reads and fills the request's context, then goes on
+ * One step of the dispatch: reads the request's context, then goes on
  * (undefined), answers (a reply, which skips the steps after it) or throws the
  * error to answer; a promise of these only when it has to wait.
  */

@@ -3,37 +3,15 @@ import { faultError, type Fault } from '../controls/faults.js'
 import { ErrorCode } from '../error-codes.js'
 import type { OperationCall } from '../operations/operation.js'
 import { preferredStatus } from '../operations/prefer.js'
-import { matchRoute, type Operation, type RouteUrl } from '../operations/routing.js'
+import type { Operation } from '../operations/routing.js'
 import { quote } from '../quote-value.js'
 import type { Reply } from '../reply.js'
+import { OPERATION_TABLE, routeReply } from '../routes/route-table.js'
 import type { TimeSource } from '../time-source.js'
-import { type DispatchSetup, NO_HEADERS, type Instance, type RequestContext } from './request-context.js'
+import { NO_HEADERS, type Instance, type RequestContext } from './request-context.js'
 
-// The dispatch steps, in the order the dispatcher lists them (dispatcher.ts). Each reads and fills the
-// request's context and returns undefined to go on, a reply to answer, or throws the error to answer.
-
-/** Whether the journal entry of this request must say its session was recreated (true once). */
-function announceRecreated(instance: Instance): boolean {
-  if (instance.recreatedUnannounced !== true) return false
-  instance.recreatedUnannounced = false
-  return true
-}
-
-/** The state the request acts on, the journal that records it and the headers its answers carry. */
-export function findSession(context: RequestContext): undefined {
-  const { setup, operation } = context
-  try {
-    const instance = setup.instanceFor(context.request)
-    context.instance = instance
-    context.journal = instance.journal
-    context.sessionRecreated = announceRecreated(instance)
-  } catch (error) {
-    // Answered after the body limit (`refuseBadSession`), or not at all by a request no operation takes.
-    context.refusal = error
-  }
-  if (operation !== null) context.headers = setup.headersOf(operation, context.instance)
-  return undefined
-}
+// The dispatch steps, in the order the dispatcher lists them (dispatcher.ts). Each reads the request's
+// context and returns undefined to go on, a reply to answer, or throws the error to answer.
 
 /** The 413 of a body over the limit: a transport limit, so it comes before any rule, as in any HTTP server. */
 export function checkBodySize(context: RequestContext): undefined | Promise<undefined> {
@@ -58,15 +36,6 @@ function instanceOf(context: RequestContext): Instance {
   return context.instance as Instance
 }
 
-/** The state the answer depends on, as it was when the request arrived: one lookup, for a pact's provider state. */
-export function noteProviderState(context: RequestContext): undefined {
-  const { orderId } = context
-  const instance = instanceOf(context)
-  if (orderId !== null) context.given = instance.store.find(orderId)?.status ?? 'absent'
-  else if (context.operation?.id === 'listOrders' && instance.settings().exposeStatus) context.given = 'status-exposed'
-  return undefined
-}
-
 /** Waits `ms`, or until the client gives up. */
 function sleep(ms: number, signal: AbortSignal | undefined, time: TimeSource): Promise<undefined> {
   return new Promise((resolve) => {
@@ -85,9 +54,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, time: TimeSource): P
 /** The operation's latency, drawn from the ranges set; a client that gives up ends it. */
 export function waitLatency(context: RequestContext): undefined | Promise<undefined> {
   const delay = instanceOf(context).controls.delayFor((context.operation as Operation).id)
-  if (delay === 0) return undefined
-  context.delayed = true
-  return sleep(delay, context.request.signal, context.setup.time)
+  return delay === 0 ? undefined : sleep(delay, context.request.signal, context.setup.time)
 }
 
 const DEFAULT_HANG_MS = 600_000
@@ -107,15 +74,13 @@ async function hang(fault: Fault, context: RequestContext): Promise<Reply> {
 
 /**
  * The fault that fires for this request, if any: an error, a dropped connection
- * or a hang instead of the answer; a slow or broken body is made of the answer
- * once it is made (`finished`).
+ * or a hang instead of the answer; a slow or broken body is made of the rules'
+ * answer once it is made (`faulted`).
  */
 export function injectFault(context: RequestContext): Reply | undefined | Promise<Reply> {
   const fault = instanceOf(context).controls.takeFault((context.operation as Operation).id, context.orderId)
   if (fault === undefined) return undefined
   context.fault = fault
-  // These answer instead of the rules; a slow or broken body is the rules' answer, changed (`finished`).
-  if (fault.kind === 'status' || fault.kind === 'network' || fault.kind === 'hang') context.control = 'fault'
   if (fault.kind === 'status') throw faultError(fault)
   if (fault.kind === 'network') return networkError(fault, 'dropped the connection on purpose')
   if (fault.kind === 'hang') return hang(fault, context)
@@ -134,24 +99,13 @@ export function limitRate(context: RequestContext): undefined {
   // Nothing is allocated for extra headers when no limit is in play (the common case).
   if (controls.rateLimit() === null) return undefined
   const token = tokenOf(context)
-  try {
-    context.extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
-  } catch (error) {
-    // Its 429 is the rate limit's answer, not the service's (unless a fault fired first).
-    context.control ??= 'rate-limit'
-    throw error
-  }
+  context.extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
   return undefined
 }
 
 /** The 401 of a request without an accepted bearer key. */
 export function checkKey(context: RequestContext): undefined {
-  // From here the service's own rules answer, the key check included: a pact may hold it, unless a fault changes the answer.
-  context.inPact = context.fault === undefined
-  context.ruled = true
-  // Read once: the key check and, for a pact, the journal both need it.
-  context.authorization = context.request.header('Authorization')
-  context.setup.checkKey(context.authorization, instanceOf(context).settings().acceptedKeys)
+  context.setup.checkKey(context.request.header('Authorization'), instanceOf(context).settings().acceptedKeys)
   return undefined
 }
 
@@ -161,38 +115,36 @@ function callOf(context: RequestContext): OperationCall {
 
 /** The body cut in half: valid JSON no more, for testing a client's parser error path. */
 function malformed(reply: Reply): Reply {
-  // A 204 has no body to break.
-  if (reply.body === null) return reply
-  const text = typeof reply.body === 'string' ? reply.body : new TextDecoder().decode(reply.body)
+  const body = reply.body as string | Uint8Array
+  const text = typeof body === 'string' ? body : new TextDecoder().decode(body)
   return { ...reply, body: text.slice(0, Math.max(1, Math.floor(text.length / 2))) }
 }
 
-/** An answer as sent: the headers the steps added, the operation's own, and what a fault that let it through makes of it. */
+/** What a fault that let the rules answer makes of their answer: a body sent slowly, or one cut in half (a 204 has none to break). */
+export function faulted(reply: Reply, fault: Fault | undefined): Reply {
+  if (fault?.kind === 'slow-body') return { ...reply, paceMs: fault.durationMs ?? DEFAULT_SLOW_BODY_MS }
+  if (fault?.kind === 'malformed-json' && reply.body !== null) return malformed(reply)
+  return reply
+}
+
+/** The headers every answer of the request carries, errors included: its operation's own in its state. */
+export function headersOf(context: RequestContext): Readonly<Record<string, string>> {
+  return context.operation === null ? NO_HEADERS : context.setup.headersOf(context.operation, context.instance)
+}
+
+/** An answer with the headers the steps added and the operation's own. */
 function finished(context: RequestContext, reply: Reply): Reply {
-  const { extra, headers, fault } = context
+  const { extra } = context
+  const headers = headersOf(context)
   const added = extra === undefined ? reply : { ...reply, headers: { ...reply.headers, ...extra } }
-  const whole = headers === NO_HEADERS ? added : { ...added, headers: { ...headers, ...added.headers } }
-  if (fault?.kind === 'slow-body') return { ...whole, paceMs: fault.durationMs ?? DEFAULT_SLOW_BODY_MS }
-  if (fault?.kind !== 'malformed-json' || whole.body === null) return whole
-  // A broken body is the fault's answer, no longer the service's (coverage counts it apart).
-  context.control ??= 'fault'
-  return malformed(whole)
+  return faulted(headers === NO_HEADERS ? added : { ...added, headers: { ...headers, ...added.headers } }, context.fault)
 }
 
 /** `Prefer: code=`: the documented answer asked for, with no change of state (and so not the service's answer, for a pact). */
 export function answerPreferred(context: RequestContext): Reply | undefined {
   const operation = context.operation as Operation
-  let preferred: number | undefined
-  try {
-    preferred = preferredStatus(context.request.header('Prefer'), operation.id)
-  } catch (error) {
-    // An undocumented code's 400 is Prefer's answer, not the service's.
-    context.control = 'prefer'
-    throw error
-  }
+  const preferred = preferredStatus(context.request.header('Prefer'), operation.id)
   if (preferred === undefined) return undefined
-  context.inPact = false
-  context.control ??= 'prefer'
   context.extra = { ...context.extra, 'Preference-Applied': `code=${preferred}` }
   return finished(context, operation.preferred(preferred, callOf(context)))
 }
@@ -203,46 +155,51 @@ export function answerOperation(context: RequestContext): Reply | Promise<Reply>
   return reply instanceof Promise ? reply.then((settled) => finished(context, settled)) : finished(context, reply)
 }
 
-/** Whether more than the spec's operations may answer in `instance`: a proxy, or a route of its own. */
-export function answersBeyondSpec(setup: DispatchSetup, instance: Instance): boolean {
-  return setup.proxy !== null || instance.routes.list().length > 0
-}
+/** The path as sent, without its query: what messages quote. */
+const sentPath = (context: RequestContext) => context.request.target.replace(/[?#].*$/s, '')
 
 /** The 400 of a path that a server behind the simulator could read as another path (api-path.ts): never routed or forwarded. */
 export function refuseInvalidPath(context: RequestContext): undefined {
   const problem = context.path?.problem
   if (problem === undefined) return undefined
-  const shown = quote(context.url?.pathname ?? '')
+  const shown = quote(sentPath(context))
   throw new ApiError(400, ErrorCode.InvalidPath, `The path ${shown} is refused: ${problem}, which a server could read as another path.`)
 }
 
-/** A scenario's route, else the proxy target (beyond-spec.ts, loaded when there is either). */
-export function beyondSpec(context: RequestContext): undefined | Promise<Reply | undefined> {
-  const { instance } = context
-  // Another case of the base or of an operation's path: its 404, never passed on.
-  if (context.path === null) return undefined
-  // A session that could not be made (no accepted key, a bad id) is refused before anything is forwarded.
-  if (instance === null && context.setup.proxy !== null) throw context.refusal
-  if (instance === null || !answersBeyondSpec(context.setup, instance)) return undefined
-  return import('./beyond-spec.js').then(({ answerBeyondSpec }) => answerBeyondSpec(context, instance))
+/** A scenario's route for this method and path (the state's table): its answer, after the key check unless it says `"auth": false`. */
+export function answerRoute(context: RequestContext): Reply | undefined {
+  const { instance, path } = context
+  // Another case of the base or of an operation's path has no route; a request that reached no state, none either.
+  if (instance === null || path === null) return undefined
+  const found = instance.routes.match(context.request.method, path.segments)
+  if (!('route' in found)) return undefined
+  if (found.route.auth !== false) context.setup.checkKey(context.request.header('Authorization'), instance.settings().acceptedKeys)
+  return routeReply(found.route)
 }
 
-/** A request under the base that no operation takes: 405 with `Allow` on a known path, 404 elsewhere. */
+/** What no operation or route takes goes to the proxy target, when there is one (proxy/forward-request.ts). */
+export function forwardToProxy(context: RequestContext): Promise<Reply> | undefined {
+  const { proxy } = context.setup
+  if (proxy === null || context.path === null) return undefined
+  // A session that could not be made (no accepted key, a bad id) is refused before anything is forwarded.
+  if (context.instance === null) throw context.refusal
+  return proxy.forward(context, context.instance)
+}
+
+/** A request under the base that nothing takes: 405 with `Allow` on a path that answers other methods (OPTIONS: 204 saying them), 404 elsewhere. */
 export function answerUnknown(context: RequestContext): Reply {
-  const { request, setup } = context
-  const url = context.url as RouteUrl
-  const match = matchRoute(url, setup.base)
-  if (match === null) {
+  const { request, setup, path } = context
+  const table = context.instance?.routes ?? OPERATION_TABLE
+  const found = path === null ? { allow: [] } : table.match(request.method, path.segments)
+  const allow = 'allow' in found ? found.allow.join(', ') : ''
+  const shown = sentPath(context)
+  if (allow === '')
     throw new ApiError(
       404,
       ErrorCode.NotFound,
-      `No operation at ${request.method} ${quote(url.pathname)}. The simulated operations are ${setup.operations}.`,
+      `No operation at ${request.method} ${quote(shown)}. The simulated operations are ${setup.operations}.`,
     )
-  }
-  const allowed = match.operation.method
   // What the standalone server answers too: the path's methods, no body.
-  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allowed}, OPTIONS` }, body: null }
-  throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${url.pathname}; use ${allowed}.`, {
-    Allow: allowed,
-  })
+  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allow}, OPTIONS` }, body: null }
+  throw new ApiError(405, ErrorCode.MethodNotAllowed, `${request.method} is not allowed on ${shown}; use ${allow}.`, { Allow: allow })
 }

@@ -1,14 +1,24 @@
 import { expect, test } from 'vitest'
 import { ValidationError } from '../validation-error.js'
-import { checkBasePath, isUnderBase, matchRoute, parseApiBase, rememberedRoute, shadowsOperation } from './routing.js'
+import { routablePath } from '../dispatch/dispatcher.js'
+import { OPERATION_TABLE, operationAt } from '../routes/route-table.js'
+import { apiPathOf, checkBasePath, isUnderBase, parseApiBase, type ApiBase, type RouteUrl } from './routing.js'
 
 const base = parseApiBase('/v1')
+/** The operation a URL's path is, by the one table (route-table.ts), with its method. */
+const matchRoute = (url: RouteUrl, on: ApiBase) => {
+  const path = apiPathOf(url, on)
+  const operation = path === null ? undefined : operationAt(path.segments)
+  const found = path === null || operation === undefined ? null : OPERATION_TABLE.match(operation.method, path.segments)
+  return found !== null && 'operation' in found ? found : null
+}
 const match = (path: string, on = base) => {
   const found = matchRoute(new URL(path, 'https://api.petstore.example'), on)
   return found === null ? null : { operation: found.operation.id, param: found.param }
 }
+const shadowsOperation = (url: RouteUrl, on: ApiBase) => routablePath(url, on) === null
 
-test('each path of the registry finds its operation, whatever the method', () => {
+test('each path of the registry finds its operation, at its method', () => {
   expect(match('/v1/store/orders')).toEqual({ operation: 'listOrders', param: '' })
   expect(match('/v1/store/orders/')).toEqual({ operation: 'listOrders', param: '' })
   expect(match('/v1/store/orders/42')).toEqual({ operation: 'cancelOrder', param: '42' })
@@ -46,17 +56,4 @@ test('a base that is no path or http(s) URL is a ValidationError naming the opti
   expect(() => parseApiBase('https://x/v1?q')).toThrow('no query or fragment')
   expect(() => checkBasePath('v1')).toThrow(expect.objectContaining({ field: 'basePath' }))
   expect(checkBasePath()).toBe('/v1')
-})
-
-test('a remembered route answers each URL as matchRoute does, whatever it matched before', () => {
-  const pinned = parseApiBase('https://api.petstore.example/v1')
-  const route = rememberedRoute(pinned)
-  const id = (url: string) => route(new URL(url))?.operation.id ?? null
-  expect(id('https://api.petstore.example/v1/store/orders')).toBe('listOrders')
-  expect(id('https://api.petstore.example/v1/store/orders')).toBe('listOrders')
-  expect(id('https://staging.petstore.example/v1/store/orders')).toBeNull()
-  expect(id('https://api.petstore.example/v1/store/orders/7')).toBe('cancelOrder')
-  expect(route(new URL('https://api.petstore.example/v1/store/orders/8'))?.param).toBe('8')
-  expect(id('https://api.petstore.example/v1/nope')).toBeNull()
-  expect(id('https://api.petstore.example/v1/store/orders')).toBe('listOrders')
 })

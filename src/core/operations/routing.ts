@@ -1,6 +1,6 @@
 import { ValidationError } from '../validation-error.js'
 import { type ApiPath, readApiPath } from './api-path.js'
-import { OPERATIONS } from './registry.js'
+import type { OPERATIONS } from './registry.js'
 
 /**
  * Where the simulated API lives: either any origin with a path prefix
@@ -16,21 +16,6 @@ export type Operation = (typeof OPERATIONS)[number]
 
 /** What routing reads of a request's URL: a `URL`, or the same two fields read off a plain path without parsing one. */
 export type RouteUrl = Pick<URL, 'origin' | 'pathname'>
-
-export interface RouteMatch {
-  operation: Operation
-  /** The decoded path parameter (orderId or petId), or "" when the path has none. */
-  param: string
-}
-
-/** Each operation's path as segments, null where the path parameter goes. */
-const TEMPLATES = OPERATIONS.map((operation) => ({
-  operation,
-  segments: operation.path
-    .slice(1)
-    .split('/')
-    .map((segment) => (segment.startsWith('{') ? null : segment)),
-}))
 
 /**
  * Reads the `baseUrl` option: an absolute http(s) URL pins origin and path
@@ -79,70 +64,8 @@ export function isUnderBase(url: RouteUrl, base: ApiBase): boolean {
   return path === prefix || path.startsWith(`${prefix}/`)
 }
 
-/** The operation whose template these (decoded) segments fill, comparing literals with `same`. */
-function operationAt(segments: readonly string[], same: (literal: string, segment: string) => boolean): RouteMatch | null {
-  for (const { operation, segments: template } of TEMPLATES) {
-    if (segments.length !== template.length) continue
-    let param = ''
-    let matches = true
-    for (let index = 0; index < template.length && matches; index++) {
-      const literal = template[index] as string | null
-      const segment = segments[index] as string
-      if (literal === null) {
-        matches = segment !== ''
-        param = segment
-      } else {
-        matches = same(literal, segment)
-      }
-    }
-    if (matches) return { operation, param }
-  }
-  return null
-}
-
 /** The path of a URL under the base (api-path.ts), or null when it is not under it (origin included). */
 export function apiPathOf(url: RouteUrl, base: ApiBase): ApiPath | null {
   if (base.origin !== null && url.origin !== base.origin) return null
   return readApiPath(url.pathname, base.path)
-}
-
-/**
- * Finds the operation whose path a URL has, whatever the method. Paths are
- * read by `readApiPath` (decoded, compared case-sensitively, one trailing
- * slash tolerated), the one rule routes and forwarding read them by too.
- */
-export function matchRoute(url: RouteUrl, base: ApiBase): RouteMatch | null {
-  const path = apiPathOf(url, base)
-  return path === null ? null : operationAt(path.segments, (literal, segment) => literal === segment)
-}
-
-/**
- * Whether a URL under the base in any case (`isUnderBase`) is, to a server that ignores case, the
- * base or an operation's path spelled in another case (the path itself, with another method, is not): such a request is answered 404 here and never
- * routed or forwarded, so no spelling of the spec's operations reaches a server behind the simulator.
- */
-export function shadowsOperation(url: RouteUrl, base: ApiBase): boolean {
-  const prefix = url.pathname.slice(0, base.path.length)
-  if (prefix !== base.path) return true
-  const path = apiPathOf(url, base)
-  if (path === null || operationAt(path.segments, (literal, segment) => literal === segment) !== null) return false
-  return operationAt(path.segments, (literal, segment) => literal === segment.toLowerCase()) !== null
-}
-
-/**
- * `matchRoute` for one base, remembering the last URL it matched by origin and
- * path: a client repeats its paths, and a match is read-only. One entry: what
- * it holds is one path, which the transports bound.
- */
-export function rememberedRoute(base: ApiBase): (url: RouteUrl) => RouteMatch | null {
-  let lastOrigin: string | undefined
-  let lastPath: string | undefined
-  let lastMatch: RouteMatch | null = null
-  return (url) => {
-    if (url.pathname === lastPath && url.origin === lastOrigin) return lastMatch
-    lastMatch = matchRoute(url, base)
-    lastOrigin = url.origin
-    lastPath = url.pathname
-    return lastMatch
-  }
 }

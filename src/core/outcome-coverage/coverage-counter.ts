@@ -1,5 +1,5 @@
 import type { OperationId } from '../operations/registry.js'
-import type { Reply } from '../reply.js'
+import type { JournalRecord } from '../state/journal.js'
 import { type DeprecatedOperation, type Outcome, outcomeId, SPEC_OUTCOMES } from './outcomes.js'
 
 /** The simulator's control that made an answer what it was, instead of (or, for latency, besides) the service's rules. */
@@ -50,25 +50,10 @@ export function coverageOf(counts: ReadonlyMap<string, number>, provoked: Provok
   return { outcomes, exercised, total: outcomes.length, provoked, deprecated }
 }
 
-/** One answer of an operation, as coverage sorts it. */
-interface Answered {
-  operation: OperationId
-  reply: Reply
-  /** The Error body's code of an error answer; null for a success. */
-  code: string | null
-  /** The control that decided the answer (a fault, `Prefer`, the rate limit); undefined when the service's rules did. */
-  control: Exclude<Control, 'latency'> | undefined
-  /** The kind of the fault that fired, if one did (`status`, `network`, `hang`, `slow-body`, `malformed-json`). */
-  fault: string | undefined
-  /** The answer waited for latency set with the controls. */
-  delayed: boolean
-  /** The client gave up before the answer was sent (its signal aborted): it met no outcome. */
-  aborted: boolean
-}
-
 /** A state's counts: they outlive resets and journal clears, until `clear`. */
 export interface CoverageCounter {
-  count(answered: Answered): void
+  /** Counts one request's record (the dispatcher's, once per request): what an operation's rules or controls answered. */
+  count(record: JournalRecord): void
   report(sunsetAt: Date): Coverage
   clear(): void
   /** Moves on every count and clear: what a watcher compares. */
@@ -94,16 +79,19 @@ function slotsByOperation(): Map<string, Slot[]> {
   return slots
 }
 
-/** A list answered `[]`: the UI's empty state. */
-function isEmptyList(body: Reply['body']): boolean {
-  return body !== null && body.length === 2 && (typeof body === 'string' ? body === '[]' : body[0] === 0x5b && body[1] === 0x5d)
+/** The control that decided an answer instead of the service's rules, or undefined when the rules did. */
+function controlOf({ answeredBy }: JournalRecord): Exclude<Control, 'latency'> | undefined {
+  return answeredBy === 'fault' || answeredBy === 'prefer' || answeredBy === 'rate-limit' ? answeredBy : undefined
 }
 
 /** The code a provoked answer is named by: its Error code, else what a fault did to it (dropped, held, slowed, broken). */
-function provokedCode({ code, fault }: Answered): string | null {
+function provokedCode({ code = null, fault }: JournalRecord): string | null {
   if (code !== null) return code
   return fault === undefined || fault === 'status' ? null : fault
 }
+
+/** Whether a request reached an operation's rules or controls: not a refused session or a body over the limit. */
+const counted = ({ answeredBy }: JournalRecord) => answeredBy !== undefined && answeredBy !== 'refused'
 
 /**
  * Creates a state's counter. Its keys are bounded by what can be answered:
@@ -115,8 +103,8 @@ export function createCoverageCounter(): CoverageCounter {
   const provoked = new Map<string, ProvokedCount>()
   const calls = new Map<string, number>()
   let revision = 0
-  const countProvoked = (answered: Answered, control: Control, code: string | null, empty: boolean, status = answered.reply.status) => {
-    const { operation } = answered
+  const countProvoked = (record: JournalRecord, control: Control, code: string | null, empty: boolean, status = record.status) => {
+    const operation = record.operation as OperationId
     const id = outcomeId(operation, status, code, empty)
     const key = provokedKey({ control, id })
     const known = provoked.get(key)
@@ -124,26 +112,27 @@ export function createCoverageCounter(): CoverageCounter {
     else known.count++
   }
   return {
-    count(answered) {
-      const { reply, operation, control } = answered
-      const empty = reply.status === 200 && isEmptyList(reply.body)
+    count(record) {
+      const { operation, status, aborted = false, delayed = false } = record
+      if (operation === null || !counted(record)) return
+      const control = controlOf(record)
+      const code = record.code ?? null
+      const empty = status === 200 && record.body === 'empty list'
       revision++
       if (DEPRECATED.has(operation)) calls.set(operation, (calls.get(operation) ?? 0) + 1)
-      const { status } = reply
-      const { code, aborted } = answered
-      if (control !== undefined) countProvoked(answered, control, provokedCode(answered), empty)
+      if (control !== undefined) countProvoked(record, control, provokedCode(record), empty)
       else if (!aborted) {
         const slot = slots
           .get(operation)
           ?.find(({ outcome, empty: isEmpty }) => outcome.status === status && outcome.code === code && isEmpty === empty)
         // An answer no outcome documents (a 500 of a bug) is the simulator's, not the service's: not counted.
         if (slot !== undefined) slot.count++
-        // A slow body is the service's answer too, and what the fault made of it.
-        if (reply.paceMs !== undefined && reply.body !== null) countProvoked(answered, 'fault', 'slow-body', empty)
+        // A slow body is the service's answer too, and what the fault made of it (a thrown error or a 204 has none to slow).
+        if (record.fault === 'slow-body' && code === null && record.body !== 'none') countProvoked(record, 'fault', 'slow-body', empty)
       }
       // Whatever answered, it waited; a client that gave up meanwhile got nothing (status 0).
-      if (answered.delayed && aborted) countProvoked(answered, 'latency', 'aborted', false, 0)
-      else if (answered.delayed) countProvoked(answered, 'latency', control === undefined ? code : provokedCode(answered), empty)
+      if (delayed && aborted) countProvoked(record, 'latency', 'aborted', false, 0)
+      else if (delayed) countProvoked(record, 'latency', control === undefined ? code : provokedCode(record), empty)
     },
     report(sunsetAt) {
       const deprecated = SPEC_OUTCOMES.deprecated.map((entry) => ({

@@ -37,7 +37,6 @@ export async function forwardRequest(context: RequestContext, instance: Instance
     },
     options,
   )
-  context.forwarded = true
   // The book keeps the first answer per method and path, within the state's bounds.
   if (proxy.record) recordInto(instance.routes, { method: request.method, target, answer }, proxy.key)
   return { status: answer.status, headers: answer.headers, body: answer.body, setCookie: answer.setCookie }

@@ -56,7 +56,7 @@ test('a pact keeps the requests a clear or the ring let go, once each, and only 
     ...record(`/v1/store/orders/${id}`, 204),
     operation: 'cancelOrder',
     orderId: id,
-    inPact,
+    answeredBy: inPact ? 'operation' : 'fault',
     given: 'pending',
     authorization: 'Bearer k',
   })
@@ -66,11 +66,11 @@ test('a pact keeps the requests a clear or the ring let go, once each, and only 
   journal.clear()
   journal.record(cancel('1'))
   expect(journal.pactFacts().facts.map((facts) => facts.path)).toEqual(['/v1/store/orders/1', '/v1/store/orders/3', '/v1/store/orders/1'])
-  expect(journal.entries()).toEqual([expect.not.objectContaining({ inPact: expect.anything(), authorization: expect.anything() })])
+  expect(journal.entries()).toEqual([expect.not.objectContaining({ answeredBy: expect.anything(), authorization: expect.anything() })])
 })
 
 test('a long Authorization header is kept cut', () => {
   const journal = createJournal(2)
-  journal.record({ ...record('/v1/store/orders'), inPact: true, authorization: `Bearer ${'k'.repeat(5000)}` })
+  journal.record({ ...record('/v1/store/orders'), answeredBy: 'operation', authorization: `Bearer ${'k'.repeat(5000)}` })
   expect(journal.pactFacts().facts[0]?.authorization).toHaveLength(MAX_JOURNAL_AUTHORIZATION)
 })

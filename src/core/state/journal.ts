@@ -4,6 +4,7 @@ import type { OperationId } from '../operations/registry.js'
 import type { InteractionFacts } from '../pact/build-pact.js'
 import { createInteractionLedger } from '../pact/interaction-ledger.js'
 import type { Given } from '../pact/provider-states.js'
+import type { Fault } from '../controls/faults.js'
 
 /** One request the simulator answered. */
 export interface JournalEntry {
@@ -26,7 +27,17 @@ export interface JournalEntry {
   forwarded?: true
 }
 
-/** What is stored per request: the cheap raw values, turned into a `JournalEntry` only when read. */
+/**
+ * Who answered a request (dispatcher.ts): one of the simulator's controls, the operation's rules, a
+ * scenario's route or the proxy target; `refused` when its session, body or path was refused before
+ * any of them, `unknown` for the 404 or 405 of a path nothing takes.
+ */
+export type AnsweredBy = 'fault' | 'prefer' | 'rate-limit' | 'operation' | 'route' | 'proxy' | 'refused' | 'unknown'
+
+/**
+ * One request and its answer, recorded once by the dispatcher: the journal shows it, a pact and
+ * coverage read it (the cheap raw values, turned into a `JournalEntry` only when read).
+ */
 export interface JournalRecord {
   /** Milliseconds since the epoch. */
   time: number
@@ -38,18 +49,27 @@ export interface JournalRecord {
   orderId: Int64Key | null
   /** The request's session had been dropped when idle and was made afresh for it. */
   sessionRecreated?: boolean
-  /** It was forwarded to the proxy target. */
-  forwarded?: boolean
-  /** The service's rules answered it (no fault, no `Prefer`, no rate limit): it belongs in a pact. The fields below are for that pact. */
-  inPact?: boolean
-  /** What the answer depended on when the request arrived (a cancelled order's status). */
-  given?: Given | null
-  /** The Authorization header as sent (cut past `MAX_JOURNAL_AUTHORIZATION`). */
-  authorization?: string | null
-  /** The Error body's code and message of an error answer. */
+  /** Who answered; absent for what a transport answered itself (a 404 outside the API, a body refused) and for a bug's 500. */
+  answeredBy?: AnsweredBy | undefined
+  /** The kind of the fault that fired for it, if one did. */
+  fault?: Fault['kind'] | undefined
+  /** It waited for latency set with the controls; `aborted`: its client gave up meanwhile, and got nothing. */
+  delayed?: boolean
+  aborted?: boolean
+  /** Its answer's body: none, the empty list (a 200 `[]`), or some other. */
+  body?: 'none' | 'empty list' | 'some'
+  /** The Error code of an error answered (thrown by a rule or control); null otherwise. */
   code?: string | null
+  /** For a pact's requests only (`inPact`): what the answer depended on as the request arrived (a cancelled order's status). */
+  given?: Given | null
+  /** For a pact's requests only: the Authorization header as sent (cut past `MAX_JOURNAL_AUTHORIZATION`). */
+  authorization?: string | null
+  /** For a pact's requests only: the Error body's message of an error answer. */
   message?: string | null
 }
+
+/** Whether the service's rules answered a request unchanged by a fault: a pact holds it. */
+export const inPact = (record: JournalRecord): boolean => record.answeredBy === 'operation' && record.fault === undefined
 
 /** The most recent requests, oldest first; a ring, so memory stays bounded on a long run. */
 export interface RequestJournal {
@@ -85,7 +105,7 @@ export function elapsedSince(started: number): number {
 }
 
 function toEntry(record: JournalRecord): JournalEntry {
-  const { time, method, path, status, duration, operation, orderId, sessionRecreated, forwarded } = record
+  const { time, method, path, status, duration, operation, orderId, sessionRecreated } = record
   return {
     time: new Date(time).toISOString(),
     method,
@@ -95,20 +115,21 @@ function toEntry(record: JournalRecord): JournalEntry {
     operation,
     orderId: orderId === null ? null : int64Value(orderId),
     ...(sessionRecreated === true ? { sessionRecreated } : {}),
-    ...(forwarded === true ? { forwarded } : {}),
+    // What the proxy target answered: the proxy throws only what it refuses to send (the dispatcher records that as refused).
+    ...(record.answeredBy === 'proxy' ? { forwarded: true as const } : {}),
   }
 }
 
 /** A record's pact facts, or undefined when the service's rules did not answer it. */
 function factsOf(record: JournalRecord): InteractionFacts | undefined {
-  if (record.inPact !== true) return undefined
+  if (!inPact(record)) return undefined
   const { method, path, status, operation, orderId, given = null, authorization = null, code = null, message = null } = record
   return { method, path, status, operation, orderId, given, authorization, code, message }
 }
 
 /** Whether a record is the interaction of `facts`: what the ledger's key is made of. */
 function sameInteraction(record: JournalRecord, facts: InteractionFacts): boolean {
-  // The ring's records hold null, never undefined, in the optional fields (`stored`).
+  // A pact's records hold null, never undefined, in these fields (the dispatcher's `settle`).
   return (
     record.path === facts.path &&
     record.status === facts.status &&
@@ -140,51 +161,6 @@ function boundedPath(path: string): string {
     : `${path.slice(0, MAX_JOURNAL_PATH)}…[cut: ${path.length - MAX_JOURNAL_PATH} more characters]`
 }
 
-/** The ring's record for `entry` (its path and header already bounded): its slot overwritten in place, or a new one for an empty slot. */
-function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: string, authorization: string | null): JournalRecord {
-  const { inPact = false, given = null, code = null, message = null } = entry
-  if (slot === undefined) {
-    // One fixed literal shape: the slots are overwritten for every request, and the shape of a
-    // spread copy made those writes allocate (peak RSS under load rose; docs/performance.md).
-    const { time, method, status, duration, operation, orderId, sessionRecreated = false, forwarded = false } = entry
-    return {
-      time,
-      method,
-      path,
-      status,
-      duration,
-      operation,
-      orderId,
-      sessionRecreated,
-      forwarded,
-      inPact,
-      given,
-      authorization,
-      code,
-      message,
-    }
-  }
-  // Overwritten in place: a new object per request would live a trip round
-  // the ring, long enough to be promoted to the old space under load. A string
-  // equal to the one held (a repeated path or key) is not stored: the request's
-  // own copy then dies young instead of being promoted with the slot. A method and a code are constants.
-  slot.time = entry.time
-  slot.method = entry.method
-  if (slot.path !== path) slot.path = path
-  slot.status = entry.status
-  slot.duration = entry.duration
-  slot.operation = entry.operation
-  if (slot.orderId !== entry.orderId) slot.orderId = entry.orderId
-  slot.sessionRecreated = entry.sessionRecreated ?? false
-  slot.forwarded = entry.forwarded ?? false
-  slot.inPact = inPact
-  slot.given = given
-  if (slot.authorization !== authorization) slot.authorization = authorization
-  slot.code = code
-  if (slot.message !== message) slot.message = message
-  return slot
-}
-
 /**
  * Creates an empty journal that keeps the last `capacity` entries (0 keeps
  * none), and no more than `MAX_JOURNAL_BYTES` of them. What a pact needs of
@@ -192,7 +168,7 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
  * in bytes of its own (`MAX_LEDGER_BYTES`).
  */
 export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalWriter {
-  // A ring of `size` records starting at `start`; slots are reused in place.
+  // A ring of `size` records starting at `start`.
   const ring: JournalRecord[] = []
   let start = 0
   let size = 0
@@ -208,7 +184,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   /** Lets the oldest entry go; a pact still has its interaction. */
   const dropOldest = () => {
     const oldest = at(0)
-    if (oldest.inPact === true && (lastHeld === undefined || !sameInteraction(oldest, lastHeld))) {
+    if (inPact(oldest) && (lastHeld === undefined || !sameInteraction(oldest, lastHeld))) {
       const facts = factsOf(oldest) as InteractionFacts
       if (ledger.keep(facts)) lastHeld = facts
     }
@@ -260,7 +236,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       const needed = path.length + (authorization?.length ?? 0) + (entry.message?.length ?? 0) + ENTRY_BYTES
       while (size > 0 && bytes + needed > MAX_JOURNAL_BYTES) dropOldest()
       const index = (start + size) % capacity
-      ring[index] = stored(ring[index], entry, path, authorization)
+      ring[index] = { ...entry, path, authorization }
       size++
       bytes += needed
     },

@@ -3,7 +3,7 @@ import type { Dispatcher } from '../../core/dispatch/dispatcher.js'
 import { fromFetch } from '../../core/fetch/fetch-request.js'
 import { toResponse } from '../../core/fetch/fetch-response.js'
 import { OPERATIONS } from '../../core/operations/registry.js'
-import { isUnderBase, matchRoute, type ApiBase } from '../../core/operations/routing.js'
+import { isUnderBase, type ApiBase } from '../../core/operations/routing.js'
 
 /** The part of msw the handlers are made with: loaded by whoever makes them, so that msw stays optional. */
 export type MswHttp = Pick<typeof import('msw'), 'http'>
@@ -20,8 +20,8 @@ export function createHandlers({ http }: MswHttp, base: ApiBase, dispatcher: Dis
     (operation.method === 'DELETE' ? http.delete : http.get)<Params>(
       ({ request }) => {
         const url = new URL(request.url)
-        const match = matchRoute(url, base)
-        return match?.operation === operation ? { matches: true, params: { param: match.param, target: url.pathname + url.search } } : false
+        const found = dispatcher.find(request.method, url)
+        return found?.operation === operation ? { matches: true, params: { param: found.param, target: url.pathname + url.search } } : false
       },
       async ({ request, params }) =>
         toResponse(await dispatcher.operation(fromFetch(request, params.target), operation, params.param), request.method),

@@ -3,7 +3,6 @@ import { ApiError, errorReply } from '../../core/api-error.js'
 import { ANY_METHOD, apiCorsHeaders, preflightHeaders } from '../../core/cors.js'
 import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
 import { ErrorCode } from '../../core/error-codes.js'
-import { matchRoute } from '../../core/operations/routing.js'
 import type { Reply } from '../../core/reply.js'
 import type { SimulatorInternals } from '../../core/simulator/internals.js'
 import { type Arrival, arrival, elapsedSince } from '../../core/state/journal.js'
@@ -119,12 +118,10 @@ export function createFrontDoor(options: FrontDoorOptions): RequestListener {
     }
   }
 
-  /** A CORS preflight (any OPTIONS): the methods of the path's operation, or any. Not journaled: it reaches no operation. */
+  /** A CORS preflight (any OPTIONS): the methods the path answers in the state's table, or any. Not journaled: it reaches no operation. */
   function preflight({ req, res, cors }: Exchange): void {
-    let methods = ANY_METHOD
-    // Routes or a proxy may take any method at an operation's path too.
-    if (!dispatcher.answersBeyondSpec(nodeRequest(req, res, null)))
-      methods = matchRoute(routeUrl(req.url as string), base)?.operation.method ?? ANY_METHOD
+    const allowed = dispatcher.allowed(nodeRequest(req, res, null), routeUrl(req.url as string))
+    const methods = allowed.length === 0 ? ANY_METHOD : allowed.join(', ')
     writeReply(res, { status: 204, headers: preflightHeaders(methods, headerOf(req, 'access-control-request-headers')), body: null }, cors)
   }
 
