@@ -4,7 +4,7 @@ import { recordableHeaders } from '../../core/proxy/record.js'
 import { type Fail, MAX_ROUTES, parseRoute } from '../../core/routes/parse-routes.js'
 import { pathSegments } from '../../core/routes/route-path.js'
 import { ROUTE_METHODS, type Route } from '../../core/routes/route-schema.js'
-import { OPERATION_TABLE, type OperationEntry } from '../../core/routes/route-table.js'
+import { OPERATION_TABLE } from '../../core/routes/route-table.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
@@ -48,12 +48,6 @@ function routeOf(entry: HarEntry, base: string): Route {
   }
   const failRoute: Fail = (_, problem) => fail(`${where(entry, base)}: ${problem}.`)
   return parseRoute(candidate, 'route', failRoute)
-}
-
-/** The spec operation an entry is a call of, by the simulator's own table: those are the simulator's, never routes. */
-function operationOf(entry: HarEntry): OperationEntry | undefined {
-  const found = OPERATION_TABLE.match(entry.method, entry.path)
-  return 'operation' in found ? found : undefined
 }
 
 function listedOrders(list: HarEntry | undefined, base: string): ListedOrders {
@@ -108,10 +102,11 @@ export function importHar(harText: string, options: { name: string; base?: strin
       skipped++
       continue
     }
-    const call = operationOf(entry)
-    const operation = call?.operation.id
+    // Calls of a spec operation, by the simulator's own table, are the simulator's: never routes.
+    const call = OPERATION_TABLE.match(entry.method, entry.path)
+    const operation = 'operation' in call ? call.operation.id : undefined
     if (operation === 'listOrders' && entry.status === 200) ordersEntry = entry
-    else if (operation === 'getPetById' && entry.status === 200) pets[call?.param ?? ''] = jsonBody(entry, base) ?? null
+    else if (operation === 'getPetById' && entry.status === 200) pets['param' in call ? call.param : ''] = jsonBody(entry, base) ?? null
     else if (operation === undefined) {
       const route = `${entry.method} /${pathSegments(entry.path).join('/')}`
       if (routed.has(route)) continue

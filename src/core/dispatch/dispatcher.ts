@@ -9,7 +9,7 @@ import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { OPERATION_TABLE, operationAt, type OperationEntry } from '../routes/route-table.js'
-import { type AnsweredBy, elapsedSince, type JournalRecord, type JournalWriter } from '../state/journal.js'
+import { type AnsweredBy, elapsedSince, inPact, type JournalRecord, type JournalWriter } from '../state/journal.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import { NO_HEADERS, type DispatchSetup, type Instance, type ProxySetup, type RequestContext, type Step } from './request-context.js'
 import {
@@ -116,9 +116,6 @@ function isEmptyList(body: Reply['body']): boolean {
  */
 function settle(context: RequestContext, reply: Reply, error: ApiError | null, by: AnsweredBy | undefined, delayed: boolean): Reply {
   const { instance, operation, request } = context
-  const fault = context.fault?.kind
-  // The rules answered, unchanged by a fault: the service's own answer, which a pact holds.
-  const inPact = by === 'operation' && fault === undefined
   const record: JournalRecord = {
     time: context.arrived.time,
     method: request.method,
@@ -129,16 +126,21 @@ function settle(context: RequestContext, reply: Reply, error: ApiError | null, b
     orderId: context.orderId,
     sessionRecreated: announceRecreated(instance),
     answeredBy: by,
-    fault,
+    fault: context.fault?.kind,
     delayed,
     // A client that gave up during latency never got the answer. Asked only then: over HTTP the signal is made on first ask.
     aborted: delayed && request.signal?.aborted === true,
     body: reply.body === null ? 'none' : reply.status === 200 && isEmptyList(reply.body) ? 'empty list' : 'some',
     code: error?.code ?? null,
-    // Read only for a pact's requests: the others need none of it.
-    given: inPact ? context.given : null,
-    authorization: inPact ? request.header('Authorization') : null,
-    message: inPact && error !== null ? error.message : null,
+    given: null,
+    authorization: null,
+    message: null,
+  }
+  // Read only for a pact's requests: the others need none of it.
+  if (inPact(record)) {
+    record.given = context.given
+    record.authorization = request.header('Authorization')
+    record.message = error?.message ?? null
   }
   if (operation !== null && instance !== null) instance.coverage.count(record)
   ;(instance?.journal ?? context.setup.journal).record(record)
