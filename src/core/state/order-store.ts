@@ -38,53 +38,13 @@ export function parseOrderRecords(input: unknown): OrderRecord[] | undefined {
   return ids.size === records.length && records.every((record) => canonical(record.id) && canonical(record.petId)) ? records : undefined
 }
 
-/** The orders as a change sees them: the state's, with nothing else changing meanwhile. */
-interface OrderChange {
-  find(id: Int64Key): OrderRecord | undefined
-  /** How many orders the state holds. */
-  count(): number
-  /** The largest id held, or null when there is none. */
-  largestId(): bigint | null
-  /** Writes new values of existing orders (matched by id), each keeping its place in the list. */
-  put(records: readonly OrderRecord[]): Promise<void>
-  setStatus(id: Int64Key, status: OrderStatus): Promise<void>
-  /** Adds an order at the end of the list; its id must be free. */
-  add(record: OrderRecord): Promise<void>
-  remove(id: Int64Key): Promise<void>
-}
-
-export interface OrderStore {
-  /** Goes up by one with every change, so a reader can tell when what it built from the orders is stale. */
-  version(): number
-  /**
-   * Makes `records` the orders, in this order: readers see them at once.
-   * Nothing is copied per state: states reset to the same records share
-   * them (see `BaseOrders`), and each keeps only what it changes.
-   */
-  replaceAll(records: readonly OrderRecord[]): Promise<void>
-  /** Every order, in list order. */
-  all(): readonly OrderRecord[]
-  find(id: Int64Key): OrderRecord | undefined
-  /** How many orders this state holds of its own: changed, added or removed since the last `replaceAll`. */
-  owned(): number
-  /**
-   * Runs `change` with no other change of this store in between, so that a
-   * check and the change it decides on are one step: @msw/data 1.x writes
-   * records asynchronously.
-   */
-  change<T>(change: (orders: OrderChange) => Promise<T>): Promise<T>
-}
-
 /** What one order of a state's own (changed or added) costs, measured: about 1 KB with the model's keys and the index. */
 export const OWN_ORDER_BYTES = 1024
 
 export interface OrderStoreOptions {
   /** The shared form of a reset's records (by default a copy per reset): a simulator shares one per scenario. */
   base?: (records: readonly OrderRecord[]) => BaseOrders<OrderRecord>
-  /**
-   * Told of the bytes the orders this state holds of its own take (above 0,
-   * before they grow: throwing refuses the change, and nothing is shown) and give back (below 0).
-   */
+  /** Told of the bytes its own orders take, before they grow (throwing refuses the change), and give back (below 0). */
   charge?: (bytes: number) => void
 }
 
@@ -106,7 +66,6 @@ interface Held {
   charged: number
   nextPosition: number
   version: number
-  listed: { version: number; orders: readonly OrderRecord[] }
 }
 
 /** The state's own orders by id; a change writes an order's new record before it deletes the old, so the last one wins. */
@@ -126,7 +85,6 @@ function findIn(held: Held, id: Int64Key): OrderRecord | undefined {
 function listOf(held: Held): readonly OrderRecord[] {
   const { base } = held
   if (held.own === undefined || held.own.count() === 0) return base.records
-  if (held.listed.version === held.version) return held.listed.orders
   const own = ownOf(held)
   const orders: OrderRecord[] = []
   for (const record of base.records) {
@@ -135,23 +93,34 @@ function listOf(held: Held): readonly OrderRecord[] {
     else if (!mine.removed && mine.position < base.records.length) orders.push(mine)
   }
   const added = [...own.values()].filter((mine) => !mine.removed && mine.position >= base.records.length)
-  for (const mine of added.sort((a, b) => a.position - b.position)) orders.push(mine)
-  held.listed = { version: held.version, orders }
-  return orders
+  return orders.concat(added.sort((a, b) => a.position - b.position))
 }
 
-/** A change's view of the orders; `write` applies what it decides: a record, or `undefined` for none of the state's own. */
-function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, StoredOrder | undefined>) => Promise<void>): OrderChange {
+/** The orders as a change sees them, the state's with nothing else changing meanwhile; `write` applies what it decides. */
+function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, StoredOrder | undefined>) => Promise<void>) {
   // Parsed before anything is written (a copy made here, whatever realm `record` comes from): a record refused changes nothing.
   const stored = (record: OrderRecord, position: number, removed = false) => v.parse(orderSchema, { ...record, position, removed })
-  const orders: OrderChange = {
-    find: (id) => findIn(held, id),
-    count() {
+  /** Writes new values of existing orders (matched by id), each keeping its place in the list. */
+  async function put(records: readonly OrderRecord[]): Promise<void> {
+    const own = ownOf(held)
+    const entries = new Map<Int64Key, StoredOrder>()
+    for (const record of records) {
+      const mine = own.get(record.id)
+      const position = mine === undefined ? held.base.positionOf(record.id) : mine.removed ? undefined : mine.position
+      if (position !== undefined) entries.set(record.id, stored(record, position))
+    }
+    await write(entries)
+  }
+  return {
+    find: (id: Int64Key) => findIn(held, id),
+    /** How many orders the state holds. */
+    count(): number {
       let count = held.base.records.length
       for (const mine of ownOf(held).values()) count += (mine.removed ? 0 : 1) - (held.base.positionOf(mine.id) === undefined ? 0 : 1)
       return count
     },
-    largestId() {
+    /** The largest id held, or null when there is none. */
+    largestId(): bigint | null {
       // An order of the base removed may have been the largest: then every order held is read.
       let removed = false
       let largest = held.base.largestId()
@@ -161,41 +130,34 @@ function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, StoredOrder
       }
       return removed ? largestIdOf(listOf(held)) : largest
     },
-    async put(records) {
-      const own = ownOf(held)
-      const entries = new Map<Int64Key, StoredOrder>()
-      for (const record of records) {
-        const mine = own.get(record.id)
-        const position = mine === undefined ? held.base.positionOf(record.id) : mine.removed ? undefined : mine.position
-        if (position !== undefined) entries.set(record.id, stored(record, position))
-      }
-      await write(entries)
-    },
-    async setStatus(id, status) {
+    put,
+    async setStatus(id: Int64Key, status: OrderStatus): Promise<void> {
       const order = findIn(held, id)
-      if (order !== undefined) await orders.put([{ ...order, status }])
+      if (order !== undefined) await put([{ ...order, status }])
     },
-    add: (record) => write(new Map([[record.id, stored(record, held.nextPosition++)]])),
-    async remove(id) {
+    /** Adds an order at the end of the list; its id must be free. */
+    add: (record: OrderRecord) => write(new Map([[record.id, stored(record, held.nextPosition++)]])),
+    async remove(id: Int64Key): Promise<void> {
       const order = findIn(held, id)
       const position = held.base.positionOf(id)
       // An order of the base leaves a tombstone, so that reads never fall back to it; one the state added leaves nothing.
       if (order !== undefined) await write(new Map([[id, position === undefined ? undefined : stored(order, position, true)]]))
     },
   }
-  return orders
 }
+
+export type OrderStore = ReturnType<typeof createOrderStore>
 
 /**
  * Creates an empty, independent order store. The orders of the last reset
  * are shared (`BaseOrders`); the @msw/data collection holds the orders this
  * state changed, added or removed, and every read of them reads it.
  */
-export function createOrderStore(options: OrderStoreOptions = {}): OrderStore {
+export function createOrderStore(options: OrderStoreOptions = {}) {
   const baseOf = options.base ?? createBaseOrders
   const charge = options.charge ?? (() => undefined)
   let model: Promise<typeof import('./order-model.js')> | undefined
-  let held: Held = { base: createBaseOrders([]), charged: 0, nextPosition: 0, version: 0, listed: { version: -1, orders: [] } }
+  let held: Held = { base: createBaseOrders([]), charged: 0, nextPosition: 0, version: 0 }
   const exclusive = serial()
   // One write at a time, even of one change: each reads the collection before it writes.
   const writing = serial()
@@ -233,20 +195,31 @@ export function createOrderStore(options: OrderStoreOptions = {}): OrderStore {
   }
 
   return {
+    /** Goes up by one with every change, so a reader can tell when what it built from the orders is stale. */
     version: () => held.version,
-    replaceAll(records) {
+    /**
+     * Makes `records` the orders, in this order: readers see them at once. Nothing is copied per state:
+     * states reset to the same records share them (`BaseOrders`), and each keeps only what it changes.
+     */
+    replaceAll(records: readonly OrderRecord[]): Promise<void> {
       const released = held.charged
       const base = baseOf(records)
       // A new state object: a change still running from before writes nothing more.
-      held = { base, charged: 0, nextPosition: base.records.length, version: held.version + 1, listed: held.listed }
+      held = { base, charged: 0, nextPosition: base.records.length, version: held.version + 1 }
       if (released > 0) charge(-released * OWN_ORDER_BYTES)
       // Settles once a change still running has.
       return exclusive(async () => undefined)
     },
-    all: () => listOf(held),
-    find: (id) => findIn(held, id),
-    owned: () => held.own?.count() ?? 0,
-    change: (change) =>
+    /** Every order, in list order. */
+    all: (): readonly OrderRecord[] => listOf(held),
+    find: (id: Int64Key): OrderRecord | undefined => findIn(held, id),
+    /** How many orders this state holds of its own: changed, added or removed since the last `replaceAll`. */
+    owned: (): number => held.own?.count() ?? 0,
+    /**
+     * Runs `change` with no other change of this store in between, so that a check and the
+     * change it decides on are one step: @msw/data 1.x writes records asynchronously.
+     */
+    change: <T>(change: (orders: ReturnType<typeof changeOf>) => Promise<T>): Promise<T> =>
       exclusive(() => {
         const state = held
         return change(changeOf(state, (entries) => writing(() => write(state, entries))))
