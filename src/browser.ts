@@ -5,6 +5,7 @@ import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
 // msw is bundled with the page: a missing msw is the bundler's one line (Could not resolve "msw").
 import { bundledMsw } from './transports/msw/bundled-msw.js'
+import { requiredGeneration } from './transports/msw/required-generation.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 import { quote } from './core/quote-value.js'
 
@@ -75,6 +76,11 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   return Object.assign(sim, { worker })
 }
 
+/** A simulator made at once, as `./node`'s: a page's, so no scenario file, folder or proxy (a real key in a page is anyone's). */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  return buildSimulator(options, { generation: requiredGeneration() }, bundledMsw)
+}
+
 /**
  * Draws a small collapsible panel in the page that steers `sim`: scenario and
  * reset, fault presets, latency, the orders and the last requests, in a
@@ -91,7 +97,6 @@ export async function mountDevtools(sim: SimulatorCore, options?: DevtoolsOption
   return devtools.mountDevtools(sim, options)
 }
 
-export { createBundledSimulator as createSimulator } from './transports/msw/bundled-simulator.js'
 export type { Simulator } from './transports/msw/build-simulator.js'
 export type { SimulatorOptions } from './core/simulator/types.js'
 export { ErrorCode } from './core/error-codes.js'

@@ -1,4 +1,5 @@
-import { ValidationError } from '../../core/validation-error.js'
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises, readdirSync, readSync, statSync, unlinkSync, watch } from 'node:fs'
+import { join, resolve } from 'node:path'
 
 export interface FileStats {
   isFile(): boolean
@@ -19,7 +20,7 @@ interface Watcher {
 }
 
 /**
- * The part of `node:fs` and `node:path` the scenarios folder uses, so the core needs no Node types.
+ * The part of `node:fs` and `node:path` the scenarios folder uses: what a test may stand in for.
  * A file's text is read only through a descriptor from `openNonBlocking` (read-folder-scenario.ts),
  * so that nothing swapped in after a listing can hold the process.
  */
@@ -43,44 +44,26 @@ export interface FolderFileSystem {
   unlink(path: string): Promise<void>
 }
 
-type NodeFs = Pick<
-  FolderFileSystem,
-  'readdirSync' | 'statSync' | 'lstatSync' | 'fstatSync' | 'readSync' | 'closeSync' | 'unlinkSync' | 'watch'
-> & {
-  openSync(path: string, flags: number): number
-  // O_NONBLOCK is missing on Windows, which has no FIFOs to wait on.
-  constants: { O_RDONLY: number; O_NONBLOCK?: number }
-  promises: Pick<FolderFileSystem, 'writeFile' | 'rename' | 'link' | 'unlink'>
-}
+// O_NONBLOCK is missing on Windows, which has no FIFOs to wait on.
+const READ_NON_BLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 
-/**
- * Node's file system, reached through `process.getBuiltinModule` (as
- * load-scenario.ts reads a file) so that the core still bundles for a
- * browser, where a folder cannot be read: there it throws a `ValidationError`.
- */
+/** Node's file system as the scenarios folder uses it; a test wraps it to stage what a race would do. */
 export function folderFileSystem(): FolderFileSystem {
-  const processObject = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-  const fs = processObject?.getBuiltinModule?.('node:fs') as NodeFs | undefined
-  const path = processObject?.getBuiltinModule?.('node:path') as Pick<FolderFileSystem, 'resolve' | 'join'> | undefined
-  if (fs === undefined || path === undefined) {
-    throw new ValidationError('scenariosDir', 'scenariosDir needs Node.js: a browser cannot read a folder. Pass scenario objects instead.')
-  }
-  const readNonBlocking = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)
   return {
-    resolve: (folder) => path.resolve(folder),
-    join: (folder, name) => path.join(folder, name),
-    readdirSync: (folder) => fs.readdirSync(folder),
-    statSync: (file) => fs.statSync(file),
-    lstatSync: (file) => fs.lstatSync(file),
-    openNonBlocking: (file) => fs.openSync(file, readNonBlocking),
-    fstatSync: (fd) => fs.fstatSync(fd),
-    readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
-    closeSync: (fd) => fs.closeSync(fd),
-    unlinkSync: (file) => fs.unlinkSync(file),
-    watch: (folder, listener) => fs.watch(folder, listener),
-    writeFile: (file, text, options) => fs.promises.writeFile(file, text, options),
-    rename: (from, to) => fs.promises.rename(from, to),
-    link: (from, to) => fs.promises.link(from, to),
-    unlink: (file) => fs.promises.unlink(file),
+    resolve,
+    join,
+    readdirSync: (folder) => readdirSync(folder),
+    statSync,
+    lstatSync,
+    openNonBlocking: (file) => openSync(file, READ_NON_BLOCKING),
+    fstatSync,
+    readSync,
+    closeSync,
+    unlinkSync,
+    watch: (folder, listener) => watch(folder, listener),
+    writeFile: promises.writeFile,
+    rename: promises.rename,
+    link: promises.link,
+    unlink: promises.unlink,
   }
 }
