@@ -25,6 +25,8 @@ function modules(): Map<string, string[]> {
 /** The layer of a module, lowest first: each may import only from layers at or below its own. */
 function layer(path: string): number {
   if (path.startsWith('core/') || path.startsWith('contract/')) return 0
+  // What only Node.js has (core/platform.ts): on the core, beneath every transport that runs in Node.
+  if (path.startsWith('platform/')) return 0.5
   if (/^transports\/(msw|node|playwright|jest|storybook|mcp)\//.test(path)) return 1
   if (path.startsWith('transports/express/')) return 2
   if (path.startsWith('transports/standalone/')) return 3
