@@ -38,7 +38,7 @@ export interface ProxySetup {
   key?: string | undefined
   timeoutMs: number
   record: boolean
-  /** Forwards a request no operation or route takes (proxy/forward-request.ts, loaded on the first). */
+  /** Forwards a request no operation or route takes (proxy/forward-request.ts, bound by platform/node/proxy-option.ts). */
   forward(context: RequestContext, instance: Instance): Promise<Reply>
 }
 

@@ -5,8 +5,8 @@ import { forward } from './forward.js'
 import type { AnswerBudget } from './answer-budget.js'
 import { recordInto } from './record.js'
 
-// Forwarding and recording, loaded by a proxy's first request (proxy-option.ts): only Node.js builds
-// check a proxy option, so a page's bundle holds none of this code.
+// Forwarding and recording, bound by the Node platform (platform/node/proxy-option.ts): a page's
+// platform has no proxy, so its bundle holds none of this code.
 
 /**
  * The same path and query under the proxy target, and what comes back (a
