@@ -121,7 +121,7 @@ function malformed(reply: Reply): Reply {
 }
 
 /** What a fault that let the rules answer makes of their answer: a body sent slowly, or one cut in half (a 204 has none to break). */
-export function faulted(reply: Reply, fault: Fault | undefined): Reply {
+function faulted(reply: Reply, fault: Fault | undefined): Reply {
   if (fault?.kind === 'slow-body') return { ...reply, paceMs: fault.durationMs ?? DEFAULT_SLOW_BODY_MS }
   if (fault?.kind === 'malformed-json' && reply.body !== null) return malformed(reply)
   return reply

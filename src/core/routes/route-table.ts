@@ -29,7 +29,7 @@ export interface OperationEntry {
 }
 
 /** A scenario's route that answers a request, and its place in the state's list (for the journal and the panel). */
-export interface RouteEntry {
+interface RouteEntry {
   route: HeldRoute
   index: number
 }
