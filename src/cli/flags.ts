@@ -1,8 +1,10 @@
 import { DEFAULT_DEPRECATION } from '../core/operations/get-pet-by-id.js'
 import { describeOperations } from '../core/operations/registry.js'
 import { BUILTIN_SCENARIOS } from '../core/scenario/builtin-scenarios.js'
+import { checkReachablePath } from '../core/simulator/options.js'
 import { DEFAULT_JOURNAL_SIZE } from '../core/state/journal.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../transports/standalone/start-server.js'
+import * as to from './flag-values.js'
 
 export interface Flag {
   name: string
@@ -10,102 +12,161 @@ export interface Flag {
   value?: string
   help: string
   boolean?: true
+  /** The option the flag sets, its one user: `latency`, `sessions.max`, `proxy.target`. */
+  option?: string
+  /**
+   * Its value as the option (undefined: none), or a CliUsageError or ValidationError naming `label`;
+   * without it, the value as given. `never`: each takes what its flag gives, text or a boolean.
+   */
+  read?: (value: never, label: string) => unknown
 }
 
 /** Every flag, in the order --help lists them. Each can also come from its environment variable. */
 export const FLAGS: readonly Flag[] = [
-  { name: 'port', env: 'PETSTORE_SIM_PORT', value: '<n>', help: `Port to listen on; 0 picks a free one. Default ${DEFAULT_PORT}.` },
-  { name: 'host', env: 'PETSTORE_SIM_HOST', value: '<address>', help: `Address to bind. Default ${DEFAULT_HOST} (this machine only).` },
+  {
+    name: 'port',
+    env: 'PETSTORE_SIM_PORT',
+    option: 'port',
+    read: to.whole(65535),
+    value: '<n>',
+    help: `Port to listen on; 0 picks a free one. Default ${DEFAULT_PORT}.`,
+  },
+  {
+    name: 'host',
+    env: 'PETSTORE_SIM_HOST',
+    option: 'host',
+    read: to.hostName,
+    value: '<address>',
+    help: `Address to bind. Default ${DEFAULT_HOST} (this machine only).`,
+  },
   {
     name: 'scenario',
     env: 'PETSTORE_SIM_SCENARIO',
+    option: 'scenario',
     value: '<name|path>',
     help: `A built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(', ')}) or a path to your own JSON file. Default default.`,
   },
   {
     name: 'scenarios-dir',
     env: 'PETSTORE_SIM_SCENARIOS_DIR',
+    option: 'scenariosDir',
+    read: to.folder,
     value: '<folder>',
     help:
       'A folder of scenario files: each <name>.json is a scenario that --scenario and POST /__sim/reset name, read again when it changes; ' +
       'POST /__sim/scenarios saves the state into it. Default none.',
   },
-  { name: 'seed', env: 'PETSTORE_SIM_SEED', value: '<n>', help: "Seed for the scenario's order generator. Default: the scenario's own." },
+  {
+    name: 'seed',
+    env: 'PETSTORE_SIM_SEED',
+    option: 'seed',
+    read: to.whole(),
+    value: '<n>',
+    help: "Seed for the scenario's order generator. Default: the scenario's own.",
+  },
   {
     name: 'base-path',
     env: 'PETSTORE_SIM_BASE_PATH',
+    option: 'basePath',
+    read: checkReachablePath,
     value: '<path>',
     help: 'Path the API is served under, such as /api/v1: plain segments (no . or .., no %-escapes), not under /__sim. Default /v1.',
   },
   {
     name: 'expose-status',
     env: 'PETSTORE_SIM_EXPOSE_STATUS',
+    option: 'exposeStatus',
     boolean: true,
     help: "Add each order's status to the list. Default: the scenario's setting, else off.",
   },
   {
     name: 'after-cancel',
     env: 'PETSTORE_SIM_AFTER_CANCEL',
+    option: 'afterCancel',
+    read: to.takenByCore('afterCancel', (label, text) => `${label} must be keep or remove, got "${text}".`),
     value: 'keep|remove',
     help: "Keep a cancelled order in the list, or remove it. Default: the scenario's setting, else keep.",
   },
   {
     name: 'deprecated-at',
     env: 'PETSTORE_SIM_DEPRECATED_AT',
+    option: 'deprecation.deprecatedAt',
+    read: to.date('deprecatedAt'),
     value: '<date>',
     help: `Date GET /pets/{petId} announces in its Deprecation header, an ISO 8601 date-time with a time zone such as 2026-01-01T00:00:00Z. Default ${DEFAULT_DEPRECATION.deprecatedAt}.`,
   },
   {
     name: 'sunset-at',
     env: 'PETSTORE_SIM_SUNSET_AT',
+    option: 'deprecation.sunsetAt',
+    read: to.date('sunsetAt'),
     value: '<date>',
     help: `Date GET /pets/{petId} announces in its Sunset header, not before the Deprecation date. Default ${DEFAULT_DEPRECATION.sunsetAt}.`,
   },
   {
     name: 'latency',
     env: 'PETSTORE_SIM_LATENCY',
+    option: 'latency',
+    read: to.takenByCore('latency', to.latencyLine),
     value: '<ms|min-max>',
     help: 'Delay every answer: 50, or a range such as 50-400. Default none.',
   },
   {
     name: 'rate-limit',
     env: 'PETSTORE_SIM_RATE_LIMIT',
+    option: 'rateLimit',
+    read: to.takenByCore(
+      'rateLimit',
+      (label, text) => `${label} must be <requests>/<window>, both above 0, such as 100/60s, got "${text}".`,
+    ),
     value: '<n/window>',
     help: 'Per API key, such as 100/60s: then 429 rate_limited and RateLimit headers. Default off.',
   },
   {
     name: 'ship-after',
     env: 'PETSTORE_SIM_SHIP_AFTER',
+    option: 'lifecycle',
+    read: to.shipAfter,
     value: '<duration>',
     help: "Pending orders ship on their own this long after they are loaded, reset or added: 30s, or a range such as 10s-60s drawn from the seed. Overrides the scenario's. Default none.",
   },
   {
     name: 'max-sessions',
     env: 'PETSTORE_SIM_MAX_SESSIONS',
+    option: 'sessions.max',
+    read: to.whole(100_000),
     value: '<n>',
     help: 'How many X-Sim-Session sessions live at once; past it a new session gets 503 too_many_sessions (none in use is dropped). Default 100.',
   },
   {
     name: 'session-idle',
     env: 'PETSTORE_SIM_SESSION_IDLE',
+    option: 'sessions.idleSeconds',
+    read: (text: string, label) => Math.max(1, to.whole()(text, label)),
     value: '<seconds>',
     help: 'Drop a session unused for this long. Default 1800.',
   },
   {
     name: 'max-session-memory',
     env: 'PETSTORE_SIM_MAX_SESSION_MEMORY',
+    option: 'sessions.maxBytes',
+    read: to.mebibytes,
     value: '<MiB>',
     help: 'What the sessions may hold in all (orders they changed or added, list bodies, journals); past it a new session gets 503. Default 256.',
   },
   {
     name: 'journal-size',
     env: 'PETSTORE_SIM_JOURNAL_SIZE',
+    option: 'journalSize',
+    read: to.whole(1_000_000),
     value: '<n>',
     help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.`,
   },
   {
     name: 'proxy',
     env: 'PETSTORE_SIM_PROXY',
+    option: 'proxy.target',
+    read: (text: string) => (text === '' ? undefined : text),
     value: '<url>',
     help:
       "Forward every request under the base that no operation or scenario route takes to the real service's API base at <url>, " +
@@ -114,25 +175,38 @@ export const FLAGS: readonly Flag[] = [
   {
     name: 'proxy-key',
     env: 'PETSTORE_SIM_PROXY_KEY',
+    option: 'proxy.key',
     value: '<token>',
     help: "The real service's key, sent instead of the client's Authorization on forwarded requests; never printed or logged. Default: the client's header as sent.",
   },
   {
     name: 'proxy-timeout',
     env: 'PETSTORE_SIM_PROXY_TIMEOUT',
+    option: 'proxy.timeoutSeconds',
+    read: (text: string) => Number(text.trim() === '' ? Number.NaN : text),
     value: '<seconds>',
     help: 'How long a forwarded request may take, answer body included; past it 504 proxy_timeout. Default 10.',
   },
   {
     name: 'record',
     env: 'PETSTORE_SIM_RECORD',
+    option: 'proxy.record',
     boolean: true,
     help: 'With --proxy: keep each forwarded answer (status below 500, body up to 1 MiB) as a route, answered offline from then on; POST /__sim/scenarios saves them. Default off.',
   },
-  { name: 'no-admin', env: 'PETSTORE_SIM_NO_ADMIN', boolean: true, help: 'Turn the admin API under /__sim off (it answers 404).' },
+  {
+    name: 'no-admin',
+    env: 'PETSTORE_SIM_NO_ADMIN',
+    option: 'admin',
+    read: (on: boolean) => (on ? false : undefined),
+    boolean: true,
+    help: 'Turn the admin API under /__sim off (it answers 404).',
+  },
   {
     name: 'admin-token',
     env: 'PETSTORE_SIM_ADMIN_TOKEN',
+    option: 'adminToken',
+    read: to.adminToken,
     value: '<secret>',
     help:
       'Require "Authorization: Bearer <secret>" on every admin call (401 otherwise). ' +
@@ -141,6 +215,8 @@ export const FLAGS: readonly Flag[] = [
   {
     name: 'allowed-hosts',
     env: 'PETSTORE_SIM_ALLOWED_HOSTS',
+    option: 'allowedHosts',
+    read: to.allowedHosts,
     value: '<a,b|all>',
     help:
       'Host names answered besides loopback ones and the bound address (.example.test: a domain and its subdomains); ' +
@@ -149,10 +225,12 @@ export const FLAGS: readonly Flag[] = [
   {
     name: 'admin-origins',
     env: 'PETSTORE_SIM_ADMIN_ORIGINS',
+    option: 'adminOrigins',
+    read: to.adminOrigins,
     value: '<origin,...>',
     help: 'Web page origins allowed to call the admin API besides loopback ones, such as https://qa.example.test. Others get 403.',
   },
-  { name: 'quiet', env: 'PETSTORE_SIM_QUIET', boolean: true, help: 'Do not log one line per request.' },
+  { name: 'quiet', env: 'PETSTORE_SIM_QUIET', option: 'quiet', boolean: true, help: 'Do not log one line per request.' },
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
   { name: 'version', env: '', boolean: true, help: 'Show the version and exit.' },
 ]

@@ -12,7 +12,7 @@ export const usageOf = (command: string) => (problem: string) =>
  * A URL a message echoes: without its user info or query (a password or a key may be in either),
  * `http://***@host/v1`. Text that is no URL loses everything from a "?" on and up to its last "@".
  */
-export function shownUrl(text: string): string {
+function shownUrl(text: string): string {
   if (!URL.canParse(text)) return text.replace(/[?#].*$/s, '').replace(/^([a-z][a-z\d+.-]*:\/*)?.*@/is, '$1***@')
   const url = new URL(text)
   const user = url.username !== '' || url.password !== '' ? '***@' : ''

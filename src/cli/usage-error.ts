@@ -1,13 +1,6 @@
-import type { ValidationError } from '../core/validation-error.js'
-
 /** A command line that cannot be run; its message is one line for stderr. */
 export class CliUsageError extends Error {
   override name = 'CliUsageError'
-}
-
-/** A usage line for a value the core's check refused: its message names the flag or variable it was given. */
-export const usageError = (error: ValidationError): never => {
-  throw new CliUsageError(error.message)
 }
 
 /** Flag values by name, each falling back to its environment variable. */

@@ -1,7 +1,6 @@
 import { isBearerToken } from '../../core/bearer-auth.js'
-import type { SimulatorServerOptions } from '../../transports/standalone/start-server.js'
 import { readFlags } from '../argv.js'
-import { createFlagReader, readSimulatorFlags } from '../cli-options.js'
+import { createFlagReader, readOptions } from '../cli-options.js'
 import { VERIFY_FLAGS } from '../flags.js'
 import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
 import type { VerifySimulatorOptions } from './calibration.js'
@@ -44,16 +43,8 @@ export function parseVerifyCommandLine(
     throw usage('verify needs --key <token> (or PETSTORE_SIM_VERIFY_KEY), a bearer key the service accepts.')
   if (!isBearerToken(key))
     throw usage(`${reader.label('key')} must be an RFC 6750 bearer token: letters, digits and -._~+/, then optional "=" (not shown here).`)
-  const server: SimulatorServerOptions = {}
-  readSimulatorFlags(reader, server)
-  const { scenario, seed, exposeStatus, afterCancel, deprecation } = server
-  const simulator: VerifySimulatorOptions = {
-    ...(typeof scenario === 'string' ? { scenario } : {}),
-    ...(seed === undefined ? {} : { seed }),
-    ...(exposeStatus === undefined ? {} : { exposeStatus }),
-    ...(afterCancel === undefined ? {} : { afterCancel }),
-    ...(deprecation === undefined ? {} : { deprecation }),
-  }
+  // The server's flags verify takes set only the options VerifySimulatorOptions has.
+  const simulator: VerifySimulatorOptions = readOptions(reader, VERIFY_FLAGS)
   const writeOptions = reader.read('write-options')
   if (writeOptions === '') throw usage('--write-options needs a file name.')
   return {
