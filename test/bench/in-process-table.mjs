@@ -9,12 +9,13 @@ import { existsSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { msw3 } from '../package/msw3-overlay.mjs'
 import { envWithNode } from '../package/registry-node.mjs'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const NODE = process.env.BENCH_NODE ?? '24'
-const MSWS = { 'msw 2': join(ROOT, 'node_modules/msw'), 'msw 3': join(ROOT, 'node_modules/msw3') }
+const MSWS = { 'msw 2': join(ROOT, 'node_modules/msw'), 'msw 3': msw3() }
 if (!existsSync(join(ROOT, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.')
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]

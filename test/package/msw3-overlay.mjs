@@ -40,14 +40,19 @@ export function msw3Overlay() {
     // Not the runtimes' own installs (Bun's and Deno's binaries): the suite does not run them.
     cpSync(join(ROOT, entry), join(MSW3_OVERLAY, entry), { recursive: true, filter: (source) => !RUNTIME_INSTALLS.test(source) })
   }
+  symlinkSync(msw3(), join(MSW3_OVERLAY, 'node_modules/msw'), 'dir')
+  return MSW3_OVERLAY
+}
+
+/** The folder of msw 3, installed on first use: what the overlay links, and what bench:in-process loads. */
+export function msw3() {
   if (!existsSync(join(MSW3_INSTALL, 'node_modules/msw/package.json'))) {
     mkdirSync(MSW3_INSTALL, { recursive: true })
     writeFileSync(join(MSW3_INSTALL, 'package.json'), JSON.stringify({ name: 'msw3-install', private: true }))
     // No install scripts, as `npm ci` runs none of msw's; its engines are the matrix's Nodes' to meet.
     run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', MSW3], { cwd: MSW3_INSTALL })
   }
-  symlinkSync(join(MSW3_INSTALL, 'node_modules/msw'), join(MSW3_OVERLAY, 'node_modules/msw'), 'dir')
-  return MSW3_OVERLAY
+  return join(MSW3_INSTALL, 'node_modules/msw')
 }
 
 /** Builds the overlay with the Node of `env`. */
