@@ -114,7 +114,8 @@ export function readOptions(reader: FlagReader, flags: readonly Flag[]): FlagOpt
   const { scenario, scenariosDir, seed, proxy } = checked
   // A folder's scenario is checked when the simulator is made.
   const inFolder = scenariosDir !== undefined && !isBuiltinScenarioName(scenario ?? 'default') && !looksLikePath(scenario ?? '')
-  const loaded = () => resolveScenario(scenario ?? 'default', loadScenarioFile).scenario
+  let inForce: CheckedScenario | undefined
+  const loaded = () => (inForce ??= resolveScenario(scenario ?? 'default', loadScenarioFile).scenario)
   // A seed with nothing to seed would be ignored: the user expects generated orders they will not get.
   if (seed !== undefined && !inFolder && loaded().generate === undefined)
     throw new CliUsageError(
