@@ -49,6 +49,3 @@ export function assertAuthorized(header: string | null, acceptedKeys: ReadonlySe
     )
   }
 }
-
-/** Checks a key as `assertAuthorized` does. */
-export type KeyCheck = (header: string | null, acceptedKeys: ReadonlySet<string>) => void

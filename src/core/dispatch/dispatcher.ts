@@ -1,7 +1,4 @@
 import { ApiError, errorReply } from '../api-error.js'
-import { assertAuthorized } from '../bearer-auth.js'
-import type { OperationConfig } from '../operations/operation.js'
-import { describeOperations, OPERATIONS, type OperationId } from '../operations/registry.js'
 import type { Int64Key } from '../int64.js'
 import type { ApiPath } from '../operations/api-path.js'
 import { apiPathOf, isUnderBase, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
@@ -9,9 +6,9 @@ import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { OPERATION_TABLE, operationAt, type OperationEntry } from '../routes/route-table.js'
-import { type AnsweredBy, elapsedSince, inPact, type JournalRecord, type JournalWriter } from '../state/journal.js'
-import { systemTime, type TimeSource } from '../time-source.js'
-import { NO_HEADERS, type DispatchSetup, type Instance, type ProxySetup, type RequestContext, type Step } from './request-context.js'
+import { type AnsweredBy, elapsedSince, inPact, type JournalRecord } from '../state/journal.js'
+import { systemTime } from '../time-source.js'
+import type { DispatchContext, DispatchSetup, Instance, RequestContext, Step } from './request-context.js'
 import {
   answerOperation,
   answerPreferred,
@@ -27,7 +24,6 @@ import {
   refuseInvalidPath,
   waitLatency,
 } from './steps.js'
-import type { ErrorReporter } from './error-reporter.js'
 
 /** A step, and who answered when it answers or throws; null for a step that never answers (it waits). */
 type Tagged = readonly [Step, AnsweredBy | null]
@@ -61,26 +57,6 @@ const UNKNOWN_STEPS: readonly Tagged[] = [
   [forwardToProxy, 'proxy'],
   [answerUnknown, 'unknown'],
 ]
-
-/** What the dispatcher reads from the simulator on every request. */
-export interface DispatchContext {
-  base: ApiBase
-  /** The state a request acts on (X-Sim-Session picks a session's); throws the 400 or 401 to answer. */
-  instanceFor(request: SimRequest): Instance
-  /** Where a request is recorded when it reaches no instance. */
-  journal: JournalWriter
-  config: OperationConfig
-  /** Leave requests under the base that match no operation to other handlers instead of answering 404/405. */
-  fallthrough: boolean
-  /** Requests declaring a larger body get 413, as the standalone server does. */
-  bodyLimit: number
-  /** Told of every error answered 500 `internal_error`. */
-  report: ErrorReporter
-  /** The time the journal records and the latency waits by; the machine's by default. */
-  time?: TimeSource
-  /** Forward what no operation or route takes to a real deployment (docs/proxy.md). */
-  proxy?: ProxySetup | null
-}
 
 /** The service's operations, answered from plain values: what every transport calls. */
 export interface Dispatcher {
@@ -231,30 +207,6 @@ function providerState(instance: Instance, operation: Operation | null, orderId:
   }
 }
 
-/** What every request of a dispatcher reads, made once from the simulator's context. */
-function setupOf(context: DispatchContext): DispatchSetup {
-  const alwaysHeaders = new Map<OperationId, Readonly<Record<string, string>>>(
-    OPERATIONS.map((operation) => [operation.id, 'headers' in operation ? operation.headers(context.config) : NO_HEADERS]),
-  )
-  return {
-    base: context.base,
-    instanceFor: (request) => context.instanceFor(request),
-    journal: context.journal,
-    bodyLimit: context.bodyLimit,
-    report: context.report,
-    time: context.time ?? systemTime,
-    checkKey: assertAuthorized,
-    // The headers of a state's own scenario (its deprecation dates), else the simulator's: made per request, pets only.
-    headersOf(operation, instance) {
-      const deprecation = instance?.settings().deprecation
-      if (deprecation === undefined || !('headers' in operation)) return alwaysHeaders.get(operation.id) ?? NO_HEADERS
-      return operation.headers({ deprecation })
-    },
-    operations: describeOperations(context.base.path),
-    proxy: context.proxy ?? null,
-  }
-}
-
 /**
  * The path a request under the base may be routed or forwarded by, or null: not under the base in its
  * own case, or, to a server that ignores case, the base or an operation's path spelled in another case
@@ -269,7 +221,7 @@ export function routablePath(url: RouteUrl, base: ApiBase): ApiPath | null {
 
 /** Creates the dispatcher of a simulator's state. */
 export function createDispatcher(context: DispatchContext): Dispatcher {
-  const setup = setupOf(context)
+  const setup: DispatchSetup = { ...context, time: context.time ?? systemTime, proxy: context.proxy ?? null }
   const { base } = context
   const operation = (request: SimRequest, definition: Operation, param: string) =>
     dispatch(arrive(setup, request, definition, param, null), OPERATION_STEPS)

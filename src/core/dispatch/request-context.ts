@@ -1,10 +1,9 @@
-import type { KeyCheck } from '../bearer-auth.js'
 import type { Controls } from '../controls/controls.js'
 import type { CoverageCounter } from '../outcome-coverage/coverage-counter.js'
 import type { Fault } from '../controls/faults.js'
 import type { Int64Key } from '../int64.js'
 import type { ApiPath } from '../operations/api-path.js'
-import type { OperationState } from '../operations/operation.js'
+import type { OperationConfig, OperationState } from '../operations/operation.js'
 import type { ApiBase, Operation } from '../operations/routing.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
@@ -42,24 +41,29 @@ export interface ProxySetup {
   forward(context: RequestContext, instance: Instance): Promise<Reply>
 }
 
-/** What a dispatcher prepares once and every request it answers reads. */
-export interface DispatchSetup {
+/** What the dispatcher reads from the simulator on every request. */
+export interface DispatchContext {
   base: ApiBase
   /** The state a request acts on (X-Sim-Session picks a session's); throws the 400 or 401 to answer. */
   instanceFor(request: SimRequest): Instance
   /** Where a request is recorded when it reaches no instance. */
   journal: JournalWriter
+  /** The simulator's own deprecation dates, for the headers of a state without its own. */
+  config: OperationConfig
+  /** Leave requests under the base that match no operation to other handlers instead of answering 404/405. */
+  fallthrough: boolean
+  /** Requests declaring a larger body get 413, as the standalone server does. */
   bodyLimit: number
+  /** Told of every error answered 500 `internal_error`. */
   report: ErrorReporter
-  time: TimeSource
-  checkKey: KeyCheck
-  /** The headers every answer of `operation` carries in `instance` (the simulator's when null). */
-  headersOf(operation: Operation, instance: Instance | null): HeaderFields
-  /** The simulated operations, as the 404 of an unknown path lists them. */
-  operations: string
-  /** Where requests no operation or route takes go; null: they get their 404 or 405. */
-  proxy: ProxySetup | null
+  /** The time the journal records and the latency waits by; the machine's by default. */
+  time?: TimeSource
+  /** Forward what no operation or route takes to a real deployment (docs/proxy.md); null or absent: nowhere. */
+  proxy?: ProxySetup | null
 }
+
+/** The dispatcher's context with its defaults filled in: what every step reads. */
+export type DispatchSetup = DispatchContext & { time: TimeSource; proxy: ProxySetup | null }
 
 /**
  * One request on its way through the dispatch steps: what it is, the state it reaches, and what its

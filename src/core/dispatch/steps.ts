@@ -1,8 +1,10 @@
 import { ApiError, payloadTooLarge } from '../api-error.js'
+import { assertAuthorized } from '../bearer-auth.js'
 import { faultError, type Fault } from '../controls/faults.js'
 import { ErrorCode } from '../error-codes.js'
 import type { OperationCall } from '../operations/operation.js'
 import { preferredStatus } from '../operations/prefer.js'
+import { describeOperations } from '../operations/registry.js'
 import type { Operation } from '../operations/routing.js'
 import { quote } from '../quote-value.js'
 import type { Reply } from '../reply.js'
@@ -105,7 +107,7 @@ export function limitRate(context: RequestContext): undefined {
 
 /** The 401 of a request without an accepted bearer key. */
 export function checkKey(context: RequestContext): undefined {
-  context.setup.checkKey(context.request.header('Authorization'), instanceOf(context).settings().acceptedKeys)
+  assertAuthorized(context.request.header('Authorization'), instanceOf(context).settings().acceptedKeys)
   return undefined
 }
 
@@ -127,9 +129,10 @@ function faulted(reply: Reply, fault: Fault | undefined): Reply {
   return reply
 }
 
-/** The headers every answer of the request carries, errors included: its operation's own in its state. */
-export function headersOf(context: RequestContext): Readonly<Record<string, string>> {
-  return context.operation === null ? NO_HEADERS : context.setup.headersOf(context.operation, context.instance)
+/** The headers every answer of the request carries, errors included: its operation's own, by its state's deprecation dates (else the simulator's). */
+export function headersOf({ operation, instance, setup }: RequestContext): Readonly<Record<string, string>> {
+  if (operation === null || !('headers' in operation)) return NO_HEADERS
+  return operation.headers({ deprecation: instance?.settings().deprecation ?? setup.config.deprecation })
 }
 
 /** An answer with the headers the steps added and the operation's own. */
@@ -173,7 +176,7 @@ export function answerRoute(context: RequestContext): Reply | undefined {
   if (instance === null || path === null) return undefined
   const found = instance.routes.match(context.request.method, path.segments)
   if (!('route' in found)) return undefined
-  if (found.route.auth !== false) context.setup.checkKey(context.request.header('Authorization'), instance.settings().acceptedKeys)
+  if (found.route.auth !== false) assertAuthorized(context.request.header('Authorization'), instance.settings().acceptedKeys)
   return routeReply(found.route)
 }
 
@@ -197,7 +200,7 @@ export function answerUnknown(context: RequestContext): Reply {
     throw new ApiError(
       404,
       ErrorCode.NotFound,
-      `No operation at ${request.method} ${quote(shown)}. The simulated operations are ${setup.operations}.`,
+      `No operation at ${request.method} ${quote(shown)}. The simulated operations are ${describeOperations(setup.base.path)}.`,
     )
   // What the standalone server answers too: the path's methods, no body.
   if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allow}, OPTIONS` }, body: null }
