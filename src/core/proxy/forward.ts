@@ -3,7 +3,7 @@ import { ErrorCode } from '../error-codes.js'
 import { systemErrorCode } from '../system-error-code.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import type { AnswerBudget } from './answer-budget.js'
-import { hopByHop } from './hop-by-hop.js'
+import { hopByHop } from '../http-headers.js'
 import { isBadAnswer, passedBackHeaders, unsendable } from './target-answer.js'
 
 /** The request as the client sent it, relative to the API base. */

@@ -6,7 +6,7 @@ import { type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../rout
 import { pathSegments } from '../routes/route-path.js'
 import { type HeldRoute, isJsonMediaType, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
-import { HEADER_NAME, hopByHop } from './hop-by-hop.js'
+import { HEADER_TOKEN, HEADER_VALUE, hopByHop } from '../http-headers.js'
 
 /** One forwarded request and what came back. */
 export interface RecordedExchange {
@@ -36,7 +36,6 @@ const NEVER_RECORDED = new Set([
 ])
 /** Keys shorter than this are not searched for in bodies: they cannot be told from other text (as `verify` redacts). */
 const MIN_SEARCHED_KEY = 8
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
 /** The key as it may show in a header: as sent, and percent-encoded (none without a key). */
 function secretsOf(key: string | undefined): string[] {
@@ -57,7 +56,7 @@ export function recordableHeaders(pairs: Iterable<readonly [string, string]>, ke
   const kept: Record<string, string> = {}
   for (const [name, value] of all) {
     const lower = name.toLowerCase()
-    if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value) || isHop(lower) || NEVER_RECORDED.has(lower)) continue
+    if (!HEADER_TOKEN.test(name) || !HEADER_VALUE.test(value) || isHop(lower) || NEVER_RECORDED.has(lower)) continue
     // A name is compared in lower case: Fetch gives names so, whatever the case the target wrote.
     const carries = secrets.some((secret) => value.includes(secret) || lower.includes(secret.toLowerCase()))
     if (lower.startsWith('access-control-') || carries) continue

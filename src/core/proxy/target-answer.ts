@@ -1,6 +1,6 @@
 import { quote } from '../quote-value.js'
 import { systemErrorCode } from '../system-error-code.js'
-import { HEADER_NAME, HEADER_VALUE, hopByHop } from './hop-by-hop.js'
+import { HEADER_TOKEN, HEADER_VALUE, hopByHop } from '../http-headers.js'
 
 // What of a proxy target's answer is passed back, and what makes it no answer to pass back at all:
 // whatever the target sends, the transports must be able to send it on (or refuse it with an Error body).
@@ -52,7 +52,7 @@ function shownName(name: string, key: string | undefined): string {
 export function unsendable(status: number, headers: Headers, key: string | undefined): string | null {
   if (status < 200 || status > 599) return `with status ${status}, which is no final HTTP status (200 to 599)`
   for (const [name, value] of headers) {
-    if (!HEADER_NAME.test(name)) return `with a header name that is not an HTTP token: ${shownName(name, key)}`
+    if (!HEADER_TOKEN.test(name)) return `with a header name that is not an HTTP token: ${shownName(name, key)}`
     if (!HEADER_VALUE.test(value)) return `with a control character in the value of its header ${shownName(name, key)}`
   }
   return null

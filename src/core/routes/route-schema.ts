@@ -2,7 +2,10 @@
 // recording and import-har check the routes they make with it (parse-routes.ts). Kept small: every page
 // that loads the simulator carries it; matching and answering load only when a route is asked for.
 import * as v from 'valibot'
+import { HEADER_TOKEN, HOP_BY_HOP } from '../http-headers.js'
 import { readApiPath } from '../operations/api-path.js'
+
+export { HEADER_VALUE } from '../http-headers.js'
 import { jsonText } from '../json-text.js'
 import { describe } from '../quote-value.js'
 import type { JsonValue } from '../glossary.js'
@@ -23,23 +26,13 @@ const requestable = (path: string) => readApiPath(path, '')?.problem === undefin
 
 /** A path under the base: printable ASCII segments, none empty, "." or ".."; a `{name}` is a whole segment. */
 const PATH = /^(\/(?!\.\.?(\/|$))(\{[a-z_][\w-]*\}|[!"$-.0->@-z|~]+))+$|^\/$/i
-/** An RFC 9110 token: what a header name may be. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-/**
- * What Node's `writeHead` sends as a header value (its checkInvalidHeaderChar): tab, printable ASCII and
- * U+0080 to U+00FF, written as latin1. Anything else would throw ERR_INVALID_CHAR at the first request.
- */
-export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 /** A character HEADER_VALUE refuses (a whole code point, for the message). */
 const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/u
 
 /** Names a route may not set (lower-case; one ending in "-" is a prefix), each with why. */
 const REFUSED_HEADERS: readonly (readonly [names: readonly string[], why: string])[] = [
   [['access-control-'], "the simulator answers CORS itself, and a route's would be sent beside its own"],
-  [
-    ['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-'],
-    'a hop-by-hop header belongs to the connection, not to the answer',
-  ],
+  [[...HOP_BY_HOP, 'proxy-'], 'a hop-by-hop header belongs to the connection, not to the answer'],
   [['content-length', 'content-encoding'], 'the simulator sets the length of the body itself and sends it unencoded'],
 ]
 const refusedNames = REFUSED_HEADERS.flatMap(([names]) => names)
@@ -56,7 +49,7 @@ export const HEADER_NAME = (() => {
   const anyCase = (text: string) => text.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)
   const prefixes = refusedNames.filter((name) => name.endsWith('-')).map(anyCase)
   const whole = refusedNames.filter((name) => !name.endsWith('-')).map(anyCase)
-  return new RegExp(`^(?!(?:${prefixes.join('|')})|(?:${whole.join('|')})$)${TOKEN.source.slice(1)}`)
+  return new RegExp(`^(?!(?:${prefixes.join('|')})|(?:${whole.join('|')})$)${HEADER_TOKEN.source.slice(1)}`)
 })()
 
 /** A name as a message shows it: as written, but on one line and at most 80 characters. */
@@ -67,7 +60,7 @@ function shown(name: string): string {
 
 /** The first problem of one header, said after its field (`routes[2].headers.x-note`). */
 function headerProblem(name: string, value: unknown, same: string | undefined): string | undefined {
-  if (!TOKEN.test(name)) return " is not a header name: letters, digits and !#$%&'*+-.^_`|~ only (an RFC 9110 token)"
+  if (!HEADER_TOKEN.test(name)) return " is not a header name: letters, digits and !#$%&'*+-.^_`|~ only (an RFC 9110 token)"
   const why = refusal(name)
   if (why !== undefined) return ` is refused: ${why}`
   if (same !== undefined) return ` repeats the header ${same} (header names ignore case): keep one`

@@ -1,10 +1,16 @@
+// What HTTP (RFC 9110) and Node's writer say of headers, said once: routes are checked by these rules,
+// a target's answer is checked by them, and recording keeps only what passes them.
+
 /** RFC 9110 section 7.6.1: headers of one connection, never passed on by a proxy (`proxy-*` are matched by prefix). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
+export const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 
 /** An RFC 9110 token: what a header name may be. */
-export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+export const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
-/** A header value Node's `validateHeaderValue` sends: tab, visible ASCII and space, and bytes 0x80-0xff (obs-text). */
+/**
+ * What Node's `writeHead` sends as a header value (its checkInvalidHeaderChar): tab, printable ASCII and
+ * U+0080 to U+00FF, written as latin1. Anything else throws ERR_INVALID_CHAR.
+ */
 export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
 /**
