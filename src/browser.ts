@@ -1,10 +1,11 @@
+// msw is bundled with the page: a missing msw is the bundler's one line (Could not resolve "msw").
+// Named, not the namespace: a bundler keeps only what is named (msw's graphql stays out).
+import { http } from 'msw'
 import type { SetupWorker, StartOptions as WorkerStartOptions } from 'msw/browser'
 import { lazyGeneration, withGenerator } from './core/scenario/order-generation.js'
 import type { SimulatorCore, SimulatorOptions } from './core/simulator/types.js'
 import type { DevtoolsHandle, DevtoolsOptions } from './devtools/mount-devtools.js'
 import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
-// msw is bundled with the page: a missing msw is the bundler's one line (Could not resolve "msw").
-import { bundledMsw } from './transports/msw/bundled-msw.js'
 import { requiredGeneration } from './transports/msw/required-generation.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 import { quote } from './core/quote-value.js'
@@ -61,7 +62,7 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   const persistence = persist === 'session' ? await import('./transports/browser/session-persistence.js') : undefined
   const restoring = persistence?.restoredOptions(simulatorOptions)
   // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the simulator is made again.
-  const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, { generation }, bundledMsw))
+  const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, { generation }, () => ({ http })))
   let sim = await make(restoring?.options ?? simulatorOptions)
   // A stored state this version cannot take back gives a fresh simulator (session-persistence.ts).
   if (persistence !== undefined && restoring !== undefined) sim = await persistence.restoreOrFresh(sim, restoring, simulatorOptions, make)
@@ -78,7 +79,7 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
 
 /** A simulator made at once, as `./node`'s: a page's, so no scenario file, folder or proxy (a real key in a page is anyone's). */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, { generation: requiredGeneration() }, bundledMsw)
+  return buildSimulator(options, { generation: requiredGeneration() }, () => ({ http }))
 }
 
 /**

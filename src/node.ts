@@ -1,10 +1,12 @@
 import { assertSupportedMsw } from './transports/msw/msw-support.js'
 // Imported, not loaded on first use: Jest's ES module mode can load msw no other way before Node.js 24.9.
 // Without msw, require() of this module says so in one line (cjs/node.cts); import names msw in Node's own line.
+import { http } from 'msw'
 import { setupServer, type SetupServer } from 'msw/node'
 import type { SimulatorOptions } from './core/simulator/types.js'
-import type { Simulator } from './transports/msw/build-simulator.js'
-import { createBundledSimulator } from './transports/msw/bundled-simulator.js'
+import { nodePlatform } from './platform/node/node-platform.js'
+import { buildSimulator, type Simulator } from './transports/msw/build-simulator.js'
+import { requiredGeneration } from './transports/msw/required-generation.js'
 import { withUnhandledStrategy, type UnhandledRequestStrategy } from './transports/msw/unhandled-requests.js'
 
 // Before anything reaches msw: one clear line if it cannot run here.
@@ -39,14 +41,18 @@ export interface NodeSimulator {
  */
 export function setupSimulatorServer(options: NodeSimulatorOptions = {}): NodeSimulator {
   const { onUnhandledRequest, ...simulatorOptions } = options
-  const sim = createBundledSimulator(simulatorOptions)
+  const sim = createSimulator(simulatorOptions)
   const server = setupServer(...sim.handlers)
   const listen = server.listen.bind(server)
   server.listen = (listenOptions) => listen(withUnhandledStrategy(server, listenOptions, undefined, onUnhandledRequest))
   return { sim, server }
 }
 
-export { createBundledSimulator as createSimulator } from './transports/msw/bundled-simulator.js'
+/** `createSimulator` with msw imported with the code (Node only: it reads a scenarios folder). */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  return buildSimulator(options, nodePlatform(requiredGeneration()), () => ({ http }))
+}
+
 export type { Simulator } from './transports/msw/build-simulator.js'
 export { pactFile, writePact } from './transports/node/write-pact.js'
 export { writeCoverage } from './transports/node/write-coverage.js'
