@@ -30,6 +30,12 @@ describe('values the core checks, refused in one line naming the flag or its var
       { PETSTORE_SIM_RATE_LIMIT: '1/0m' },
       'PETSTORE_SIM_RATE_LIMIT must be <requests>/<window>, both above 0, such as 100/60s, got "1/0m".',
     ],
+    [['--proxy', 'http://127.0.0.1:9/v1', '--proxy-timeout', 'abc'], {}, '--proxy-timeout must be above 0 and at most 600, got "abc".'],
+    [
+      [],
+      { PETSTORE_SIM_PROXY: 'http://127.0.0.1:9/v1', PETSTORE_SIM_PROXY_TIMEOUT: '601' },
+      'PETSTORE_SIM_PROXY_TIMEOUT must be above 0 and at most 600, got "601".',
+    ],
     [['--after-cancel', 'remove'], {}, started({ afterCancel: 'remove' })],
     [['--after-cancel', 'drop'], {}, '--after-cancel must be keep or remove, got "drop".'],
     [[], { PETSTORE_SIM_AFTER_CANCEL: 'Keep' }, 'PETSTORE_SIM_AFTER_CANCEL must be keep or remove, got "Keep".'],

@@ -24,6 +24,13 @@ export const whole =
     return Number(text)
   }
 
+/** A number of seconds for the core's proxy option to bound; text that is no number is refused as typed (the core would see NaN). */
+export const seconds: Read<number> = (text, label) => {
+  const value = Number(text.trim() === '' ? Number.NaN : text)
+  if (Number.isNaN(value)) throw new CliUsageError(`${label} must be above 0 and at most 600, got "${text}".`)
+  return value
+}
+
 /** A size in MiB, from 1 (a session's own bound is about 0.6 MiB) to 64 GiB, in bytes. */
 export const mebibytes: Read<number> = (text, label) => {
   if (whole(65_536)(text, label) === 0) throw new CliUsageError(`${label} must be at least 1 (MiB), got "${text}".`)

@@ -183,7 +183,7 @@ export const FLAGS: readonly Flag[] = [
     name: 'proxy-timeout',
     env: 'PETSTORE_SIM_PROXY_TIMEOUT',
     option: 'proxy.timeoutSeconds',
-    read: (text: string) => Number(text.trim() === '' ? Number.NaN : text),
+    read: to.seconds,
     value: '<seconds>',
     help: 'How long a forwarded request may take, answer body included; past it 504 proxy_timeout. Default 10.',
   },
