@@ -60,19 +60,16 @@ export async function startSimulatorWorker(options: WorkerSimulatorOptions = {})
   const generation = lazyGeneration(async () => (await import('./core/scenario/generate-orders.js')).generateOrders)
   // Its own chunk: a page that keeps nothing across reloads never loads it.
   const persistence = persist === 'session' ? await import('./transports/browser/session-persistence.js') : undefined
-  const restoring = persistence?.restoredOptions(simulatorOptions)
   // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the simulator is made again.
   const make = async (from: SimulatorOptions) => withGenerator(generation, () => buildSimulator(from, { generation }, () => ({ http })))
-  let sim = await make(restoring?.options ?? simulatorOptions)
   // A stored state this version cannot take back gives a fresh simulator (session-persistence.ts).
-  if (persistence !== undefined && restoring !== undefined) sim = await persistence.restoreOrFresh(sim, restoring, simulatorOptions, make)
+  const restored = await persistence?.restoredSimulator(simulatorOptions, make)
+  const sim = restored?.sim ?? (await make(simulatorOptions))
   // msw's worker code is a chunk of its own, so that neither chunk is past the 500 kB bundlers warn about.
   const { setupWorker } = await import('msw/browser')
   const worker = setupWorker(...sim.handlers)
   await worker.start(withUnhandledStrategy(worker, start, onUnhandledRequest, 'bypass'))
-  if (persistence !== undefined && restoring !== undefined) {
-    persistence.keepInSession(sim, restoring.persistence, (listener) => worker.events.on('response:mocked', () => listener()))
-  }
+  restored?.keep((listener) => worker.events.on('response:mocked', () => listener()))
   if (devtools === true) await mountDevtools(sim)
   return Object.assign(sim, { worker })
 }

@@ -8,9 +8,9 @@ import { parseOrderRecords, type OrderRecord } from '../../core/state/order-stor
 import type { Simulator } from '../msw/build-simulator.js'
 
 /** The sessionStorage key of a tab's simulator state. */
-export const STORAGE_KEY = 'petstore-orders-simulator:state'
+const STORAGE_KEY = 'petstore-orders-simulator:state'
 /** Past this size (UTF-8 bytes of its JSON) the state is no longer kept: sessionStorage holds about 5 MiB per origin, shared with the app. */
-export const MAX_PERSISTED_BYTES = 1024 * 1024
+const MAX_PERSISTED_BYTES = 1024 * 1024
 /** Bumped whenever the stored shape changes: an older copy is then set aside, not misread. */
 const FORMAT = 1
 
@@ -82,10 +82,15 @@ function readStored(storage: Storage, startedWith: string): PersistedState | und
   return { ...(parsed as unknown as PersistedState), orders }
 }
 
-/** The options a simulator is made with: the stored scenario and seed when there is a state to restore. */
-export function restoredOptions<T extends SimulatorOptions>(
+/**
+ * The simulator `make` gives, made from the stored scenario and seed with the stored controls and orders put back,
+ * and `keep`, which keeps its state from then on. When this version cannot take the state back, a fresh simulator
+ * made from the page's own `options`, never a half-restored one.
+ */
+export async function restoredSimulator<T extends SimulatorOptions>(
   options: T,
-): { options: T; persistence: Persistence; stored: PersistedState | undefined } {
+  make: (options: T) => Promise<Simulator>,
+): Promise<{ sim: Simulator; keep(onAnswered: (listener: () => void) => void): void }> {
   const storage = sessionStorageOrNone()
   let startedWith: string
   try {
@@ -101,56 +106,37 @@ export function restoredOptions<T extends SimulatorOptions>(
     stopped: false,
     resetting: 0,
   }
+  const kept = (sim: Simulator) => ({
+    sim,
+    keep: (onAnswered: (listener: () => void) => void) => keepInSession(sim, persistence, onAnswered),
+  })
+  let stored: PersistedState | undefined
   if (storage === undefined) {
     say('sessionStorage cannot be used in this page; the state is not kept across reloads.')
     persistence.stopped = true
-    return { options, persistence, stored: undefined }
+  } else {
+    try {
+      stored = readStored(storage, startedWith)
+    } catch {
+      say('sessionStorage cannot be read; starting from a fresh state.')
+    }
   }
-  let stored: PersistedState | undefined
+  if (stored === undefined) return kept(await make(options))
+  const sim = await make({ ...options, scenario: stored.scenario, ...(stored.seed === null ? {} : { seed: stored.seed }) })
   try {
-    stored = readStored(storage, startedWith)
-  } catch {
-    say('sessionStorage cannot be read; starting from a fresh state.')
+    sim.setLatency(stored.latency)
+    sim.clearFaults()
+    for (const fault of stored.faults) sim.addFault(fault)
+    sim.setRateLimit(stored.rateLimit)
+    await internalsOf(sim).records.replace(stored.orders)
+  } catch (error) {
+    say(`the stored state cannot be restored (${String(error)}); starting from a fresh state.`)
+    sim.close()
+    return kept(await make(options))
   }
-  if (stored === undefined) return { options, persistence, stored }
   persistence.scenario = stored.scenario
   persistence.seed = stored.seed
-  const seeded = stored.seed === null ? {} : { seed: stored.seed }
-  return { options: { ...options, scenario: stored.scenario, ...seeded }, persistence, stored }
-}
-
-/** Puts the stored controls and orders back into a simulator made from the stored scenario. */
-export async function restore(sim: Simulator, stored: PersistedState): Promise<void> {
-  sim.setLatency(stored.latency)
-  sim.clearFaults()
-  for (const fault of stored.faults) sim.addFault(fault)
-  sim.setRateLimit(stored.rateLimit)
-  await internalsOf(sim).records.replace(stored.orders)
-}
-
-/**
- * `sim` with the stored state put back; when this version cannot take it back, a fresh
- * simulator made by `make` from the page's own `options`, never a half-restored one.
- */
-export async function restoreOrFresh<T extends SimulatorOptions>(
-  sim: Simulator,
-  restoring: { persistence: Persistence; stored: PersistedState | undefined },
-  options: T,
-  make: (options: T) => Promise<Simulator>,
-): Promise<Simulator> {
-  if (restoring.stored === undefined) return sim
-  try {
-    await restore(sim, restoring.stored)
-    return sim
-  } catch (error) {
-    console.warn(
-      `[petstore-orders-simulator] persist: 'session': the stored state cannot be restored (${String(error)}); starting from a fresh state.`,
-    )
-    sim.close()
-    restoring.persistence.scenario = options.scenario ?? 'default'
-    restoring.persistence.seed = options.seed ?? null
-    return make(options)
-  }
+  return kept(sim)
 }
 
 function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
@@ -203,7 +189,7 @@ function resetScenario(scenarioOrRequest: string | Scenario | ResetRequest | und
  * every answer of the worker (debounced) and when the page goes away. A reset
  * clears what was stored; the state it makes is stored from the next answer on.
  */
-export function keepInSession(sim: Simulator, persistence: Persistence, onAnswered: (listener: () => void) => void): void {
+function keepInSession(sim: Simulator, persistence: Persistence, onAnswered: (listener: () => void) => void): void {
   let pending: ReturnType<typeof setTimeout> | undefined
   const saveSoon = () => {
     if (pending !== undefined) return
