@@ -43,6 +43,9 @@ const ADMIN_DOCUMENT_HEAD = {
   ],
 }
 
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+const errorAnswer = (description: string) => ({ description, content: ERROR_CONTENT })
+
 const ADMIN_COMPONENTS = {
   securitySchemes: {
     adminToken: {
@@ -82,47 +85,28 @@ const ADMIN_COMPONENTS = {
     'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
   },
   responses: {
-    BadRequest: {
-      description:
-        'invalid_request: the X-Sim-Session header is not a session id (1 to 128 letters, digits and . _ : -), sessions are turned off, a query field is not valid or given twice, or the request path has a bad percent-encoding.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
+    BadRequest: errorAnswer(
+      'invalid_request: the X-Sim-Session header is not a session id (1 to 128 letters, digits and . _ : -), sessions are turned off, a query field is not valid or given twice, or the request path has a bad percent-encoding.',
+    ),
     Unauthorized: {
       description: 'unauthorized: the server has an admin token and the request does not carry it as a bearer token.',
       headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: ERROR_CONTENT,
     },
-    Forbidden: {
-      description:
-        'forbidden_origin (a web page of another origin; --admin-origins lets one in) or forbidden_host (a Host header the server does not answer for; --allowed-hosts). Nothing was read or changed.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
-    NotFound: {
-      description: 'not_found: no admin endpoint or file at this path (and every /__sim path with the admin API turned off).',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
+    Forbidden: errorAnswer(
+      'forbidden_origin (a web page of another origin; --admin-origins lets one in) or forbidden_host (a Host header the server does not answer for; --allowed-hosts). Nothing was read or changed.',
+    ),
+    NotFound: errorAnswer('not_found: no admin endpoint or file at this path (and every /__sim path with the admin API turned off).'),
     MethodNotAllowed: {
       description:
         'method_not_allowed: the path exists, not with this method. Allow names the methods it takes. Not listed under the operations, since no documented operation answers it: every method a path does not document gets it.',
       headers: { Allow: { $ref: '#/components/headers/Allow' } },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: ERROR_CONTENT,
     },
-    PayloadTooLarge: {
-      description: 'payload_too_large: the body is larger than the server accepts (--body-limit, default 1 MiB).',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
-    InvalidOrderId: {
-      description: 'invalid_order_id: the path id is not a decimal int64; or invalid_request for the X-Sim-Session header.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
-    OrderNotFound: {
-      description: 'order_not_found: no order has that id in this state.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
-    UnexpectedError: {
-      description: 'Any other failure, such as 500 internal_error: always an Error body, never a stack trace.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
+    PayloadTooLarge: errorAnswer('payload_too_large: the body is larger than the server accepts (--body-limit, default 1 MiB).'),
+    InvalidOrderId: errorAnswer('invalid_order_id: the path id is not a decimal int64; or invalid_request for the X-Sim-Session header.'),
+    OrderNotFound: errorAnswer('order_not_found: no order has that id in this state.'),
+    UnexpectedError: errorAnswer('Any other failure, such as 500 internal_error: always an Error body, never a stack trace.'),
   },
 }
 
