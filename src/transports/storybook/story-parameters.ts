@@ -68,15 +68,11 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${quote(value)}`
 }
 
-function builtinNames(): string {
-  return Object.keys(BUILTIN_SCENARIOS).join(', ')
-}
-
 /** A built-in scenario's raw object; `field` names where the name came from. */
 function builtinScenario(name: unknown, field: string): Scenario {
   if (typeof name !== 'string') fail(`${field} must be a scenario name or a scenario object, got ${describe(name)}.`)
   if (!Object.hasOwn(BUILTIN_SCENARIOS, name))
-    fail(`${field} "${name}" is not a built-in scenario; the built-in scenarios are ${builtinNames()}.`)
+    fail(`${field} "${name}" is not a built-in scenario; the built-in scenarios are ${Object.keys(BUILTIN_SCENARIOS).join(', ')}.`)
   return BUILTIN_SCENARIOS[name as keyof typeof BUILTIN_SCENARIOS] as Scenario
 }
 
@@ -107,16 +103,15 @@ function readParameters(value: unknown): Record<string, unknown> {
   return record
 }
 
-function readArgs(args: unknown): PetstoreSimArgs {
+/** The args' scenario and latency, which win over the parameters'. */
+function readArgs(args: unknown): { scenario?: Scenario; latency?: number } {
   const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>
   const latency = record['petstoreLatency']
   if (latency !== undefined && (typeof latency !== 'number' || !Number.isSafeInteger(latency) || latency < 0))
     fail(`args.petstoreLatency must be a whole number of milliseconds, got ${describe(latency)}.`)
   return {
-    ...(record['petstoreScenario'] !== undefined && {
-      petstoreScenario: builtinScenario(record['petstoreScenario'], 'args.petstoreScenario').name,
-    }),
-    ...(latency !== undefined && { petstoreLatency: latency }),
+    ...(record['petstoreScenario'] !== undefined && { scenario: builtinScenario(record['petstoreScenario'], 'args.petstoreScenario') }),
+    ...(latency !== undefined && { latency }),
   }
 }
 
@@ -129,7 +124,7 @@ export function storyReset(parameters: unknown, args?: unknown): StoryReset {
   const params = readParameters(parameters)
   const fromArgs = readArgs(args)
   let base: Scenario
-  if (fromArgs.petstoreScenario !== undefined) base = builtinScenario(fromArgs.petstoreScenario, 'args.petstoreScenario')
+  if (fromArgs.scenario !== undefined) base = fromArgs.scenario
   else if (typeof params['scenario'] === 'object' && params['scenario'] !== null && !Array.isArray(params['scenario'])) {
     base = params['scenario'] as Scenario
     checked(base, `${PARAM}.scenario.`)
@@ -137,7 +132,7 @@ export function storyReset(parameters: unknown, args?: unknown): StoryReset {
 
   const scenario: Record<string, unknown> = { ...base }
   for (const field of ['latency', 'faults', 'rateLimit', 'lifecycle'] as const) {
-    const value = field === 'latency' && fromArgs.petstoreLatency !== undefined ? fromArgs.petstoreLatency : params[field]
+    const value = field === 'latency' && fromArgs.latency !== undefined ? fromArgs.latency : params[field]
     if (value === undefined) continue
     if (value === null && NULLABLE.has(field)) delete scenario[field]
     else scenario[field] = value
