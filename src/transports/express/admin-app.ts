@@ -76,15 +76,7 @@ export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): Re
         next(error ?? undefined)
       })
   })
-  app.use(
-    ADMIN_PREFIX,
-    createAdminRouter(sim, {
-      token: options.token,
-      startedWith: options.startedWith,
-      shutdown: options.shutdown,
-      report: options.report,
-    }),
-  )
+  app.use(ADMIN_PREFIX, createAdminRouter(sim, options))
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy()

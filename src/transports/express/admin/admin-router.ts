@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto'
 import { type RequestHandler, Router } from 'express'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import { type ErrorReporter, errorReporter } from '../../../core/dispatch/error-reporter.js'
+import { errorReporter } from '../../../core/dispatch/error-reporter.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
-import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
+import type { SimulatorCore } from '../../../core/simulator/types.js'
+import type { AdminAppOptions } from '../admin-app.js'
 import { sendError } from '../../node/node-edge.js'
 import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-document.js'
 import { adminFallback } from './admin-fallback.js'
@@ -45,13 +46,8 @@ function requireToken(token: string): RequestHandler {
  */
 export function createAdminRouter(
   sim: SimulatorCore,
-  options: {
-    token?: string | undefined
-    startedWith?: LoadedScenario | undefined
-    shutdown?: AbortSignal | undefined
-    /** Told of a simulator bug a call met (the console without one). */
-    report?: ErrorReporter | undefined
-  } = {},
+  // Without report, a simulator bug a call met goes to the console.
+  options: Partial<AdminAppOptions> = {},
 ): Router {
   const router = Router()
   const internals = internalsOf(sim)
