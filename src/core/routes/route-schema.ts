@@ -2,10 +2,9 @@
 // recording and import-har check the routes they make with it (parse-routes.ts). Kept small: every page
 // that loads the simulator carries it; matching and answering load only when a route is asked for.
 import * as v from 'valibot'
-import { HEADER_TOKEN, HOP_BY_HOP } from '../http-headers.js'
+import { HEADER_TOKEN, HEADER_VALUE, HOP_BY_HOP } from '../http-headers.js'
 import { readApiPath } from '../operations/api-path.js'
 
-export { HEADER_VALUE } from '../http-headers.js'
 import { jsonText } from '../json-text.js'
 import { describe } from '../quote-value.js'
 import type { JsonValue } from '../glossary.js'
@@ -25,7 +24,7 @@ export const MAX_ROUTE_BODY_BYTES = 1024 * 1024
 const requestable = (path: string) => readApiPath(path, '')?.problem === undefined
 
 /** A path under the base: printable ASCII segments, none empty, "." or ".."; a `{name}` is a whole segment. */
-const PATH = /^(\/(?!\.\.?(\/|$))(\{[a-z_][\w-]*\}|[!"$-.0->@-z|~]+))+$|^\/$/i
+const PATH = /^(\/(?!\.\.?(\/|$))(\{[A-Za-z_][\w-]*\}|[!"$-.0->@-z|~]+))+$|^\/$/
 /** A character HEADER_VALUE refuses (a whole code point, for the message). */
 const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/u
 
@@ -45,7 +44,7 @@ function refusal(name: string): string | undefined {
 }
 
 /** The header names a route may set, as one flagless pattern (JSON Schema has no `i`: each letter is written in both cases). */
-export const HEADER_NAME = (() => {
+const HEADER_NAME = (() => {
   const anyCase = (text: string) => text.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)
   const prefixes = refusedNames.filter((name) => name.endsWith('-')).map(anyCase)
   const whole = refusedNames.filter((name) => !name.endsWith('-')).map(anyCase)
@@ -89,6 +88,13 @@ const HeadersSchema: v.GenericSchema<Record<string, string>> = v.pipe(
       return
     }
   }),
+  v.metadata({
+    type: 'object',
+    propertyNames: { type: 'string', pattern: HEADER_NAME.source },
+    additionalProperties: { type: 'string', pattern: HEADER_VALUE.source },
+    description:
+      'Sent as written. Names are RFC 9110 tokens; values hold tabs and characters U+0020 to U+007E and U+0080 to U+00FF only (what Node sends). Refused: Access-Control-* (the simulator answers CORS itself), hop-by-hop headers (Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade, Proxy-*), Content-Length, Content-Encoding, and one name twice in different cases.',
+  }),
 )
 
 /** The spec operation a route would answer instead of the simulator, if any: its method, at a path its template fills. */
@@ -101,9 +107,12 @@ const taken = ({ method, path }: { method: string; path: string }) => {
 export const RouteSchema: v.GenericSchema<Route> = v.pipe(
   record({
     method: oneOf(ROUTE_METHODS),
-    path: v.custom<string>(
-      (path) => typeof path === 'string' && PATH.test(path) && requestable(path),
-      mustBe('a path under the base such as "/store/{id}"'),
+    path: v.pipe(
+      v.custom<string>(
+        (path) => typeof path === 'string' && PATH.test(path) && requestable(path),
+        mustBe('a path under the base such as "/store/{id}"'),
+      ),
+      v.metadata({ type: 'string', pattern: PATH.source }),
     ),
     status: integer(200, 599),
     headers: v.optional(HeadersSchema),
@@ -127,4 +136,5 @@ export const RouteSchema: v.GenericSchema<Route> = v.pipe(
 export const RoutesSchema: v.GenericSchema<Route[]> = v.pipe(
   v.array(RouteSchema, mustBe('an array')),
   v.check((routes) => routes.length <= MAX_ROUTES, ` holds over ${MAX_ROUTES} routes`),
+  v.metadata({ maxItems: MAX_ROUTES }),
 )

@@ -5,7 +5,6 @@ import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import { LatencyValue } from '../controls/latency.js'
 import { DurationShape } from '../lifecycle/duration.js'
-import { HEADER_NAME, HEADER_VALUE, MAX_ROUTES } from '../routes/route-schema.js'
 import type { Scenario } from './scenario.js'
 import { SCENARIO_PARTS, ScenarioSchema } from './scenario-schema.js'
 
@@ -24,23 +23,6 @@ export const CONVERSION: ConversionConfig = {
 }
 
 const definitions = { ...SCENARIO_PARTS, latencyValue: LatencyValue, duration: DurationShape }
-
-/**
- * What RoutesSchema's checks say that the converter cannot read, until route-schema.ts says it with
- * v.metadata: the path, the header names and values, the most routes.
- */
-const ROUTE_KEYWORDS = {
-  maxItems: MAX_ROUTES,
-  path: { type: 'string', pattern: '^(\\/(?!\\.\\.?(\\/|$))(\\{[A-Za-z_][\\w-]*\\}|[!"$-.0->@-z|~]+))+$|^\\/$' },
-  headers: {
-    type: 'object',
-    propertyNames: { type: 'string', pattern: HEADER_NAME.source },
-    additionalProperties: { type: 'string', pattern: HEADER_VALUE.source },
-  },
-}
-
-const HEADERS =
-  'Sent as written. Names are RFC 9110 tokens; values hold tabs and characters U+0020 to U+007E and U+0080 to U+00FF only (what Node sends). Refused: Access-Control-* (the simulator answers CORS itself), hop-by-hop headers (Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade, Proxy-*), Content-Length, Content-Encoding, and one name twice in different cases.'
 
 /** What the file says of each field besides its shape. */
 const DESCRIPTIONS: Partial<Record<keyof Scenario, string>> = {
@@ -72,10 +54,6 @@ export function scenarioJsonSchema(): Json {
   const { order, generator } = $defs as { order: { properties: Json }; generator: { properties: Json } }
   order.properties['status'] = described(order.properties['status'], 'Default: pending.')
   generator.properties['statuses'] = described(generator.properties['statuses'], 'Relative weight of each status; at least one above 0.')
-  const { path, headers, maxItems } = ROUTE_KEYWORDS
-  const routes = properties['routes'] as Json & { items: { properties: Json } }
-  Object.assign(routes, { maxItems })
-  Object.assign(routes.items.properties, { path, headers: described(headers, HEADERS) })
   return {
     $schema,
     $id: 'https://petstore-orders-simulator.local/scenario.schema.json',
