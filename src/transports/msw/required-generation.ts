@@ -20,7 +20,8 @@ export function requiredGeneration(): OrderGeneration {
     if (generate === undefined && !required) {
       required = true
       try {
-        generate = orderGenerator((moduleLoader()?.('@faker-js/faker') as FakerModule | undefined)?.SimpleFaker ?? missing())
+        const faker = moduleLoader()?.('@faker-js/faker') as FakerModule | undefined
+        if (faker?.SimpleFaker !== undefined) generate = orderGenerator(faker.SimpleFaker)
       } catch {
         // Not loadable in one step here: load() imports it.
       }
@@ -35,8 +36,4 @@ export function requiredGeneration(): OrderGeneration {
       return generate
     },
   }
-}
-
-function missing(): never {
-  throw new Error('no synchronous loader of modules here')
 }
