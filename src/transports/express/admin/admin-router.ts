@@ -15,10 +15,9 @@ import { failAdmin } from '../../../core/admin/admin-input.js'
 import type { AdminOperation } from '../../../core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS, type AdminOperationId, routePath, type TransportOperationId } from '../../../core/admin/admin-table.js'
 import type { DISCOVERY_OPERATIONS } from '../../../core/admin/discovery-operations.js'
-import { demoRouter } from './demo-route.js'
+import { demoRouter, panelRouter } from './page-routes.js'
 import { eventsRoute } from './admin-events.js'
 import { mcpRoute } from './mcp-route.js'
-import { panelRouter } from './panel-route.js'
 
 /** The pages' operations, which panelRouter and demoRouter serve, and the health check, answered before the Host check (health.ts). */
 type ServedElsewhere = {
