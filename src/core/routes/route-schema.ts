@@ -10,8 +10,8 @@ import { describe } from '../quote-value.js'
 import type { JsonValue } from '../glossary.js'
 import { flag, integer, mustBe, oneOf, record } from '../scenario/field-schemas.js'
 import { isPlainObject } from '../scenario/plain-object.js'
-import { decodedSegments, ROUTE_METHODS, type Route } from './route-path.js'
-import { operationAt } from './route-table.js'
+import { ROUTE_METHODS, type Route } from './route-path.js'
+import { OPERATION_TABLE } from './route-table.js'
 
 export { ROUTE_METHODS, type Route } from './route-path.js'
 
@@ -97,10 +97,10 @@ const HeadersSchema: v.GenericSchema<Record<string, string>> = v.pipe(
   }),
 )
 
-/** The spec operation a route would answer instead of the simulator, if any: its method, at a path its template fills. */
-const taken = ({ method, path }: { method: string; path: string }) => {
-  const operation = operationAt(decodedSegments(path))
-  return operation?.method === method ? operation : undefined
+/** The spec operation the table answers for a route's method and path, which the route would replace; none, or the path's methods. */
+const replacedOperation = ({ method, path }: { method: string; path: string }) => {
+  const found = OPERATION_TABLE.match(method, path)
+  return 'operation' in found ? found.operation : undefined
 }
 
 /** One route: `{ method, path, status, headers?, body?, auth? }`. */
@@ -121,8 +121,8 @@ export const RouteSchema: v.GenericSchema<Route> = v.pipe(
     auth: v.optional(flag),
   }),
   v.check(
-    (route) => !taken(route),
-    ({ input }) => ` would replace the spec's operation ${taken(input)?.id}`,
+    (route) => replacedOperation(route) === undefined,
+    ({ input }) => ` would replace the spec's operation ${replacedOperation(input)?.id}`,
   ),
   v.check(
     (route) =>
