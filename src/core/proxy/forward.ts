@@ -48,8 +48,6 @@ export interface ForwardedAnswer {
   /** Each Set-Cookie line, which cannot be joined. */
   setCookie: string[]
   body: Uint8Array
-  /** For the journal: this request went to the target. */
-  forwarded: true
   /** Set when the target gave no usable answer and `body` is the Error body saying why. */
   failure?: ProxyFailure
 }
@@ -115,7 +113,6 @@ function failed(code: ProxyFailure, status: number, message: string, extra: Reco
     headers: { 'content-type': 'application/json', ...extra },
     setCookie: [],
     body: new TextEncoder().encode(reply.body),
-    forwarded: true,
     failure: code,
   }
 }
@@ -231,8 +228,7 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
       headers: passedBackHeaders(response.headers),
       setCookie: response.headers.getSetCookie(),
       body: answer,
-      forwarded: true,
-    }
+      }
   } catch (error) {
     if (request.signal?.aborted === true) throw request.signal.reason
     if (timedOut) return failed(ErrorCode.ProxyTimeout, 504, `The proxy target ${shown} sent no whole answer within ${timeoutMs / 1000} s.`)
