@@ -66,14 +66,6 @@ function viewFixture(view: SimulatorView, settings: FixtureSettings): SimulatorF
   }
 }
 
-/** The test's simulator; faker is imported only for a scenario that generates orders not made ahead of time. */
-async function routeSimulator(settings: FixtureSettings): Promise<ReturnType<typeof createSimulatorCore>> {
-  const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
-  return withGenerator(generation, () =>
-    createSimulatorCore({ scenario: settings.scenario, baseUrl: settings.url.href }, nodePlatform(generation)),
-  )
-}
-
 /**
  * A simulator inside the test process, answering the browser context's
  * requests under the simulator's URL through Playwright's routing: no server,
@@ -84,7 +76,10 @@ export async function openRouteFixture(
   context: BrowserContext,
   settings: FixtureSettings,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
-  const core = await routeSimulator(settings)
+  // Faker is imported only for a scenario that generates orders not made ahead of time.
+  const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
+  const options = { scenario: settings.scenario, baseUrl: settings.url.href }
+  const core = await withGenerator(generation, () => createSimulatorCore(options, nodePlatform(generation)))
   const { dispatcher } = internalsOf(core)
   const base = parseApiBase(settings.url.href)
   // Ends the latencies and hangs still pending when the test is over.
