@@ -1,7 +1,8 @@
 import type { SimulatorView } from '../../core/simulator/types.js'
 
+export const SIMULATOR_MODES = ['server', 'route'] as const
 /** `'server'`: a running petstore-sim answers the browser; `'route'`: a simulator in the test process does, through Playwright's routing. */
-export type SimulatorMode = 'server' | 'route'
+export type SimulatorMode = (typeof SIMULATOR_MODES)[number]
 
 /**
  * The members of `SimulatorView` a fixture leaves out: `journal` (the fixture
@@ -58,5 +59,3 @@ export interface FixtureSettings {
   /** Tells the test's report of a problem that must not fail the test, such as a session the fixture could not end. */
   warn(message: string): void
 }
-
-export const SIMULATOR_MODES: readonly SimulatorMode[] = ['server', 'route']
