@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http'
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
+import express, { type ErrorRequestHandler } from 'express'
 import { ApiError, invalidRequest } from '../../core/api-error.js'
 import { ADMIN_METHODS, adminCorsHeaders, preflightHeaders } from '../../core/cors.js'
 import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
@@ -55,7 +55,7 @@ export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): Re
     if (refused === null) next()
     else sendError(res, refused)
   })
-  const cors: RequestHandler = (req, res, next) => {
+  app.use((req, res, next) => {
     const headers = adminCorsHeaders(req.headers.origin)
     for (const name in headers) res.setHeader(name, headers[name] as string)
     if (req.method !== 'OPTIONS') next()
@@ -65,8 +65,7 @@ export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): Re
         headers: preflightHeaders(ADMIN_METHODS, headerOf(req, 'access-control-request-headers')),
         body: null,
       })
-  }
-  app.use(cors)
+  })
   // Every body is read here, whatever its type, so that one limit applies to all.
   app.use((req, _res, next) => {
     if (!hasBody(req)) next()
