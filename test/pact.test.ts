@@ -112,6 +112,8 @@ test('what the rules did not answer stays out: faults, Prefer, rate limits, unkn
   api.sim.addFault({ operation: 'listOrders', kind: 'status', status: 503, times: 1 })
   await api.list()
   await api.list({ headers: [['Prefer', 'code=401']] })
+  // A code the operation does not document: Prefer's own 400, which the real service would never answer.
+  await api.list({ headers: [['Prefer', 'code=418']] })
   await api.request('GET', '/nowhere')
   await api.pet(1)
   api.sim.setRateLimit('1/60s')

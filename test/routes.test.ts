@@ -246,6 +246,22 @@ describe('over HTTP (the standalone server)', () => {
     expect(await postThenPreflight(origin)).toEqual({ created: 201, preflight: 204, allowed: expect.stringContaining('POST') })
   })
 
+  test("a preflight allows the methods the state's one table answers at the path: the operation's and the routes'", async () => {
+    const { origin } = await serve({ scenario: withRoutes() })
+    const allowed = async (path: string) =>
+      (
+        await send(origin, path, {
+          method: 'OPTIONS',
+          headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' },
+        })
+      ).headers['access-control-allow-methods']
+    expect(await allowed('/v1/store/orders')).toBe('GET, POST')
+    expect(await allowed('/v1/store/orders/7')).toBe('DELETE, GET')
+    expect(await allowed('/v1/store/inventory')).toBe('GET')
+    // Where nothing answers, any: the request itself then gets its readable 404.
+    expect(await allowed('/v1/store/carts')).toBe('GET, POST, PUT, PATCH, DELETE')
+  })
+
   test('POST /__sim/scenarios saves the routes, and the saved file loads answering them', async () => {
     const dir = temporaryFolder()
     const { origin } = await serve({ scenario: withRoutes(), scenariosDir: dir })
