@@ -1,15 +1,5 @@
-/** The contract an assistant can read: the service's specification and the order API's OpenAPI document. */
-export interface ContractResource {
-  uri: string
-  name: string
-  title: string
-  description: string
-  mimeType: string
-  /** The file in the package that holds it. */
-  file: string
-}
-
-export const CONTRACT_RESOURCES: readonly ContractResource[] = [
+/** The contract an assistant can read: the service's specification and the order API's OpenAPI document (`file`, in the package). */
+export const CONTRACT_RESOURCES = [
   {
     uri: 'petstore-sim://docs/spec.md',
     name: 'spec',
@@ -26,4 +16,4 @@ export const CONTRACT_RESOURCES: readonly ContractResource[] = [
     mimeType: 'application/json',
     file: 'src/contract/openapi.json',
   },
-]
+] as const
