@@ -21,15 +21,12 @@ import { requireMsw } from '../msw/require-msw.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
-/** The name a server bound to `host` is reached by as itself (any address passes the Host check already). */
-function ownAddresses(host: string): string[] {
-  if (WILDCARD_HOSTS.has(host)) return []
-  return [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host]
-}
+/** A bind address as a Host header names it: an IPv6 one in brackets. */
+const bracketed = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
 
 /** Whether a bind address reaches this machine only. */
 export function isLoopbackBind(host: string): boolean {
-  const name = hostOf(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
+  const name = hostOf(bracketed(host))
   return name !== null && isLoopbackHost(name)
 }
 
@@ -114,7 +111,8 @@ function listen(options: SimulatorServerOptions, platform: Platform): Promise<Ru
     admin: options.admin === false ? null : lazyAdminApp(sim, admin),
     log: options.log,
     report,
-    hostCheck: createHostCheck({ allowedHosts: options.allowedHosts, ownAddresses: ownAddresses(host) }),
+    // The name a server bound to `host` is reached by as itself (bound to every address, any passes already).
+    hostCheck: createHostCheck({ allowedHosts: options.allowedHosts, ownAddresses: WILDCARD_HOSTS.has(host) ? [] : [bracketed(host)] }),
     health: createHealthCheck(packageVersion(), () => shutdown.signal.aborted),
   })
   return new Promise((resolve, reject) => {
