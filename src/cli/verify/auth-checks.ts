@@ -1,18 +1,15 @@
-import { bearer, type Check } from './check.js'
-import { answerFacts } from './facts.js'
+import { bearer, type Check, LIST, requestCheck } from './check.js'
 
-const LIST = '/store/orders'
 const AUTH_FACTS = ['WWW-Authenticate']
 
 /** A GET of the list with these headers (the side's key put in by `headers`), compared on status, code and WWW-Authenticate. */
 function listWith(id: string, title: string, headers: (key: string, unknownKey: string) => Record<string, string>): Check {
-  return {
+  return requestCheck(
     id,
     title,
-    async probe(side, context) {
-      return answerFacts(await side.send({ method: 'GET', path: LIST, headers: headers(side.key, context.unknownKey) }), AUTH_FACTS)
-    },
-  }
+    (side, context) => ({ method: 'GET', path: LIST, headers: headers(side.key, context.unknownKey) }),
+    AUTH_FACTS,
+  )
 }
 
 /** Authentication (spec section 5) and the silences around it: WWW-Authenticate, the scheme's case, odd headers, which check comes first. */
@@ -25,11 +22,10 @@ export const AUTH_CHECKS: readonly Check[] = [
   listWith('auth.scheme-upper-case', 'GET /store/orders with "BEARER <key>"', (key) => ({ Authorization: `BEARER ${key}` })),
   listWith('auth.spaces', 'GET /store/orders with several spaces after Bearer', (key) => ({ Authorization: `Bearer   ${key}` })),
   listWith('auth.extra-word', 'GET /store/orders with a word after the key', (key) => ({ Authorization: `Bearer ${key} extra` })),
-  {
-    id: 'auth.before-id',
-    title: 'DELETE /store/orders/abc without a key (which comes first: the key or the id)',
-    async probe(side) {
-      return answerFacts(await side.send({ method: 'DELETE', path: `${LIST}/abc` }), AUTH_FACTS)
-    },
-  },
+  requestCheck(
+    'auth.before-id',
+    'DELETE /store/orders/abc without a key (which comes first: the key or the id)',
+    () => ({ method: 'DELETE', path: `${LIST}/abc` }),
+    AUTH_FACTS,
+  ),
 ]

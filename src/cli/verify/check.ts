@@ -1,5 +1,5 @@
 import type { AfterCancel, JsonValue } from '../../core/glossary.js'
-import type { Facts } from './facts.js'
+import { answerFacts, type Facts } from './facts.js'
 import type { Observed, ProbeRequest } from './probe-client.js'
 
 /** The simulator's switches that calibration may set: scenario fields, so a scenario file carries them. */
@@ -44,4 +44,16 @@ export interface Check {
   propose?(service: Facts, context: CheckContext): Calibration | undefined
 }
 
+export const LIST = '/store/orders'
+
 export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` })
+
+/** A check of one request, compared on its status, its Error code and the `shown` headers. */
+export function requestCheck(
+  id: string,
+  title: string,
+  request: (side: Side, context: CheckContext) => ProbeRequest,
+  shown: readonly string[] = [],
+): Check {
+  return { id, title, probe: async (side, context) => answerFacts(await side.send(request(side, context)), shown) }
+}

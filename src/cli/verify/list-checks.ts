@@ -1,10 +1,8 @@
 import { stringifyExactJson } from '../../core/exact-json.js'
-import { bearer, type Check, type Side } from './check.js'
+import { bearer, type Check, LIST, type Side } from './check.js'
 import { answerFacts, factOf, jsonOf, snippet } from './facts.js'
 import { orderSchemaProblem } from './order-shape.js'
 import type { Observed } from './probe-client.js'
-
-const LIST = '/store/orders'
 
 /** The list a body holds, or a line saying why it holds none. */
 export function listOf(observed: Observed): { orders: unknown[] } | { problem: string } {

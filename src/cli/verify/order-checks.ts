@@ -1,11 +1,9 @@
 import { stringifyExactJson } from '../../core/exact-json.js'
 import type { JsonValue } from '../../core/glossary.js'
 import { isWithinRange } from '../../core/scenario/date-time.js'
-import { bearer, type Check, type Side } from './check.js'
+import { bearer, type Check, LIST, type Side } from './check.js'
 import { answerFacts, type Facts, factOf, jsonOf } from './facts.js'
 import { idsOf, listOf } from './list-checks.js'
-
-const LIST = '/store/orders'
 
 /**
  * An RFC 9745 `Deprecation` (`@<seconds>`) or an HTTP-date as an ISO date, or

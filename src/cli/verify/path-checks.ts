@@ -1,7 +1,6 @@
-import { bearer, type Check, type CheckContext } from './check.js'
-import { answerFacts } from './facts.js'
+import { bearer, type Check, type CheckContext, LIST, requestCheck } from './check.js'
+import type { ProbeRequest } from './probe-client.js'
 
-const LIST = '/store/orders'
 const INT64_EDGES = ['9223372036854775807', '-9223372036854775808']
 
 const NO_FREE_ID = 'the service\'s list could not be read, so no id is known to be free (a lenient service could read "1.5" as an order)'
@@ -18,23 +17,18 @@ function deleteId(
   skip?: (context: CheckContext) => string | undefined,
 ): Check {
   return {
-    id,
-    title,
+    ...requestCheck(id, title, (side, context) => ({
+      method: 'DELETE',
+      path: `${LIST}/${path(context.unknownId ?? '')}`,
+      headers: bearer(side.key),
+    })),
     skip: (context) => (context.unknownId === undefined ? NO_FREE_ID : skip?.(context)),
-    async probe(side, context) {
-      return answerFacts(await side.send({ method: 'DELETE', path: `${LIST}/${path(context.unknownId ?? '')}`, headers: bearer(side.key) }))
-    },
   }
 }
 
-function get(id: string, title: string, path: string, headers: readonly string[] = []): Check {
-  return {
-    id,
-    title,
-    async probe(side) {
-      return answerFacts(await side.send({ method: 'GET', path, headers: bearer(side.key) }), headers)
-    },
-  }
+/** A request with the side's key to `path`, compared on the `shown` headers too. */
+function withKey(id: string, title: string, method: ProbeRequest['method'], path: string, shown: readonly string[] = []): Check {
+  return requestCheck(id, title, (side) => ({ method, path, headers: bearer(side.key) }), shown)
 }
 
 /** Ids (spec 4.2 and its silences: invalid ids, leading zeros, percent-encoding) and paths that are no operation. */
@@ -56,21 +50,9 @@ export const PATH_CHECKS: readonly Check[] = [
     unknown.replace(/^\d/, (digit) => `%3${digit}`),
   ),
   deleteId('id.bad-escape', 'DELETE /store/orders/%zz (a malformed escape)', () => '%zz'),
-  get('path.unknown', 'GET an unknown path under the base (/store/no-such-path)', '/store/no-such-path'),
-  get('path.letter-case', 'GET /STORE/orders (paths are case-sensitive)', '/STORE/orders'),
-  get('path.doubled-slash', 'GET //store/orders (an empty segment)', `/${LIST}`),
-  {
-    id: 'method.head',
-    title: 'HEAD /store/orders',
-    async probe(side) {
-      return answerFacts(await side.send({ method: 'HEAD', path: LIST, headers: bearer(side.key) }), ['Allow'])
-    },
-  },
-  {
-    id: 'method.options',
-    title: 'OPTIONS /store/orders',
-    async probe(side) {
-      return answerFacts(await side.send({ method: 'OPTIONS', path: LIST, headers: bearer(side.key) }), ['Allow'])
-    },
-  },
+  withKey('path.unknown', 'GET an unknown path under the base (/store/no-such-path)', 'GET', '/store/no-such-path'),
+  withKey('path.letter-case', 'GET /STORE/orders (paths are case-sensitive)', 'GET', '/STORE/orders'),
+  withKey('path.doubled-slash', 'GET //store/orders (an empty segment)', 'GET', `/${LIST}`),
+  withKey('method.head', 'HEAD /store/orders', 'HEAD', LIST, ['Allow']),
+  withKey('method.options', 'OPTIONS /store/orders', 'OPTIONS', LIST, ['Allow']),
 ]

@@ -5,7 +5,7 @@ import { ValidationError } from '../../core/validation-error.js'
 import { startSimulatorServer } from '../../transports/standalone/start-server.js'
 import { AUTH_CHECKS } from './auth-checks.js'
 import { calibratedScenario, mergeCalibrations, type VerifySimulatorOptions } from './calibration.js'
-import { bearer, type Calibration, type Check, type CheckContext, type Side } from './check.js'
+import { bearer, type Calibration, type Check, type CheckContext, LIST, type Side } from './check.js'
 import { differingFacts, type Facts } from './facts.js'
 import { idsOf, LIST_CHECKS, listOf } from './list-checks.js'
 import { ORDER_CHECKS } from './order-checks.js'
@@ -107,10 +107,10 @@ async function withSimulator<T>(scenario: Scenario, plan: VerifyPlan, use: (side
 }
 
 async function contextFor(plan: VerifyPlan, service: Side, scenario: Scenario): Promise<CheckContext> {
-  const serviceList = listOf(await service.send({ method: 'GET', path: '/store/orders', headers: bearer(service.key) }))
+  const serviceList = listOf(await service.send({ method: 'GET', path: LIST, headers: bearer(service.key) }))
   const serviceIds = new Set('orders' in serviceList ? idsOf(serviceList.orders) : [])
   const simulatorIds = await withSimulator(scenario, plan, async (side) => {
-    const list = listOf(await side.send({ method: 'GET', path: '/store/orders', headers: bearer(side.key) }))
+    const list = listOf(await side.send({ method: 'GET', path: LIST, headers: bearer(side.key) }))
     return new Set('orders' in list ? idsOf(list.orders) : [])
   })
   let free = FIRST_FREE_ID
