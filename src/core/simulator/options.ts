@@ -1,11 +1,11 @@
 import type { ProxySetup } from '../dispatch/request-context.js'
-import { parseFault, type FaultInput } from '../controls/faults.js'
-import { parseLatencySettings, type LatencyRanges } from '../controls/latency.js'
-import { parseRateLimit, type RateLimit } from '../controls/rate-limit.js'
+import { parseFault } from '../controls/faults.js'
+import { parseLatencySettings } from '../controls/latency.js'
+import { parseRateLimit } from '../controls/rate-limit.js'
 import type { DeprecationDates } from '../glossary.js'
-import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
+import { parseLifecycle } from '../lifecycle/lifecycle-rule.js'
 import { DEFAULT_DEPRECATION } from '../operations/get-pet-by-id.js'
-import { parseApiBase, type ApiBase } from '../operations/routing.js'
+import { parseApiBase } from '../operations/routing.js'
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES } from '../state/journal.js'
 import { MAX_LEDGER_BYTES } from '../pact/interaction-ledger.js'
 import { ValidationError } from '../validation-error.js'
@@ -22,25 +22,8 @@ export const SESSION_BYTES = MAX_JOURNAL_BYTES + MAX_LEDGER_BYTES + 64 * 1024
 /** What the sessions may hold in all by default: orders they changed or added, list bodies, journals. */
 const DEFAULT_SESSION_BYTES = 256 * 1024 * 1024
 
-/** A simulator's options, checked, with their defaults. */
-export interface CheckedOptions {
-  baseUrl: string
-  base: ApiBase
-  deprecation: DeprecationDates
-  journalSize: number
-  bodyLimit: number
-  maxSessions: number
-  idleMs: number
-  /** What the sessions may hold in all, in bytes. */
-  maxSessionBytes: number
-  latency: LatencyRanges | undefined
-  faults: FaultInput[]
-  rateLimit: RateLimit | null
-  /** The option's lifecycle (null: none, whatever the scenario says), or undefined to take the scenario's. */
-  lifecycle: LifecycleRule | null | undefined
-  /** Where requests no operation or route takes are forwarded; null: nowhere (checked by the Node builds: simulator.ts). */
-  proxy: ProxySetup | null
-}
+/** A simulator's options, checked, with their defaults; `proxy` is checked by the platform (simulator.ts): null, nowhere. */
+export type CheckedOptions = ReturnType<typeof checkOptions> & { proxy: ProxySetup | null }
 
 /**
  * A deprecation date: a `Date`, or a date-time checked exactly as a scenario
@@ -121,7 +104,7 @@ export function checkSeed(seed: unknown): number | undefined {
 }
 
 /** Checks every option; the error names the first one at fault. */
-export function checkOptions(options: SimulatorOptions): CheckedOptions {
+export function checkOptions(options: SimulatorOptions) {
   const baseUrl = options.baseUrl ?? '/v1'
   const base = parseApiBase(baseUrl)
   // A pinned origin's URL is read as requests' URLs are: its path is already as they will send it.
@@ -159,6 +142,7 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
       `sessions.maxBytes must be a whole number of bytes of at least ${SESSION_BYTES} (what one session may hold), got ${quote(maxSessionBytes)}.`,
     )
   }
+  // undefined takes the scenario's lifecycle; null is none, whatever the scenario says.
   const lifecycle = options.lifecycle === undefined ? undefined : parseLifecycle(options.lifecycle)
   return {
     baseUrl,
@@ -173,6 +157,5 @@ export function checkOptions(options: SimulatorOptions): CheckedOptions {
     faults,
     rateLimit,
     lifecycle,
-    proxy: null,
   }
 }

@@ -3,7 +3,7 @@ import { ErrorCode } from '../error-codes.js'
 import { quote } from '../quote-value.js'
 import { ValidationError } from '../validation-error.js'
 import type { ActiveScenario, SimulatorInstance } from './instance.js'
-import { SESSION_BYTES } from './options.js'
+import { type CheckedOptions, SESSION_BYTES } from './options.js'
 import type { SessionInfo } from './types.js'
 
 /** The header that gives a caller its own copy of the state. */
@@ -49,13 +49,6 @@ export interface Sessions {
   close(): void
 }
 
-export interface SessionLimits {
-  maxSessions: number
-  idleMs: number
-  /** What the sessions may hold in all, in bytes. */
-  maxSessionBytes: number
-}
-
 /** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
 export type SessionCharge = (bytes: number) => void
 
@@ -94,7 +87,7 @@ function boundedCharge(
  * the simulator's time source, which times idle times (tests pass their own).
  */
 export function createSessions(
-  limits: SessionLimits,
+  limits: Pick<CheckedOptions, 'maxSessions' | 'idleMs' | 'maxSessionBytes'>,
   current: () => ActiveScenario,
   create: (active: ActiveScenario, charge: SessionCharge) => SimulatorInstance,
   now: () => number,
