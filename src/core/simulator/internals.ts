@@ -3,7 +3,6 @@ import type { ScenarioFolder } from '../platform.js'
 import type { ApiBase } from '../operations/routing.js'
 import type { JournalWriter } from '../state/journal.js'
 import type { OrderRecord } from '../state/order-store.js'
-import type { TimeSource } from '../time-source.js'
 import type { FailValidation } from './view.js'
 import type { SimulatorCore, SimulatorView } from './types.js'
 
@@ -23,8 +22,6 @@ export interface SimulatorInternals {
     all(): readonly OrderRecord[]
     replace(records: readonly OrderRecord[]): Promise<void>
   }
-  /** The simulator's one time source (the `time` option, else the machine's): what a transport's own timers of a request read. */
-  time: TimeSource
   /** The scenarios folder (`scenariosDir`), or undefined without one. */
   folder: ScenarioFolder | undefined
   /** What the sessions hold in all, with the default state's recordings, in bytes, as counted against `sessions.maxBytes`. */

@@ -133,7 +133,6 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     revision,
     records,
     folder,
-    time,
     sessionBytes: () => sessions.bytes(),
     hasSession: (id: string) => sessions.has(id),
   })
