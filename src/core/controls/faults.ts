@@ -63,17 +63,13 @@ export const FaultShape = v.strictObject({
 })
 const FAULT_FIELDS = Object.keys(FaultShape.entries)
 
-function invalid(field: string, message: string): ValidationError {
-  return new ValidationError(field, message)
-}
-
 /** A fault's order id as a canonical int64, so that a request's id is compared as a string. */
 function faultOrderId(orderId: unknown): Int64 | string {
   // A JSON number as read (a bigint beyond 2^53, from an exact admin body), or a decimal string.
   const exact = typeof orderId === 'bigint' || (typeof orderId === 'number' && Number.isSafeInteger(orderId))
   const key = exact ? int64Key(orderId) : typeof orderId === 'string' ? parseInt64(orderId) : null
   if (key === null) {
-    throw invalid(
+    throw new ValidationError(
       'orderId',
       `"orderId" must be an int64: a decimal integer between -9223372036854775808 and 9223372036854775807, got ${quote(orderId)}.`,
     )
@@ -86,7 +82,7 @@ function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void 
   const { status, retryAfter, durationMs, times, probability } = record
   if (status !== undefined) {
     if (fault.kind !== 'status' || typeof status !== 'number' || STATUS_CODES[status] === undefined) {
-      throw invalid(
+      throw new ValidationError(
         'status',
         `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${quote(status)}.`,
       )
@@ -94,55 +90,55 @@ function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void 
     fault.status = status
   }
   if (retryAfter !== undefined) {
-    if (!isWhole(retryAfter)) throw invalid('retryAfter', `"retryAfter" must be whole seconds, got ${quote(retryAfter)}.`)
+    if (!isWhole(retryAfter)) throw new ValidationError('retryAfter', `"retryAfter" must be whole seconds, got ${quote(retryAfter)}.`)
     fault.retryAfter = retryAfter
   }
   if (durationMs !== undefined) {
     if (!isWhole(durationMs) || durationMs > MAX_DURATION_MS) {
-      throw invalid('durationMs', `"durationMs" must be whole milliseconds up to ${MAX_DURATION_MS}, got ${quote(durationMs)}.`)
+      throw new ValidationError('durationMs', `"durationMs" must be whole milliseconds up to ${MAX_DURATION_MS}, got ${quote(durationMs)}.`)
     }
     fault.durationMs = durationMs
   }
-  if (times !== undefined && probability !== undefined) throw invalid('times', 'Give "times" or "probability", not both.')
+  if (times !== undefined && probability !== undefined) throw new ValidationError('times', 'Give "times" or "probability", not both.')
   if (times !== undefined) {
-    if (!isWhole(times, 1)) throw invalid('times', `"times" must be a whole number of 1 or more, got ${quote(times)}.`)
+    if (!isWhole(times, 1)) throw new ValidationError('times', `"times" must be a whole number of 1 or more, got ${quote(times)}.`)
     fault.times = times
   }
   if (probability !== undefined) {
     if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) {
-      throw invalid('probability', `"probability" must be between 0 and 1, got ${quote(probability)}.`)
+      throw new ValidationError('probability', `"probability" must be between 0 and 1, got ${quote(probability)}.`)
     }
     fault.probability = probability
   }
 }
 
-/** Checks a fault description; the error names the field at fault. */
 /** "got 7", or "but it is missing" for a field not given (quote would say undefined). */
 function got(value: unknown): string {
   return value === undefined ? 'but it is missing' : `got ${quote(value)}`
 }
 
+/** Checks a fault description; the error names the field at fault. */
 export function parseFault(input: unknown): FaultInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw invalid('fault', 'A fault is a JSON object with at least "operation" and "kind".')
+    throw new ValidationError('fault', 'A fault is a JSON object with at least "operation" and "kind".')
   const record = input as Record<string, unknown>
   const unknown = Object.keys(record).filter((key) => !FAULT_FIELDS.includes(key))
   if (unknown.length > 0) {
-    throw invalid(
+    throw new ValidationError(
       unknown[0] ?? 'fault',
       `Unknown fault field ${unknown.map((key) => `"${key}"`).join(', ')}; the fields are ${FAULT_FIELDS.join(', ')}.`,
     )
   }
   const { operation, orderId, kind } = record
   if (typeof operation !== 'string' || !(OPERATION_IDS as readonly string[]).includes(operation)) {
-    throw invalid('operation', `"operation" must be one of ${OPERATION_IDS.join(', ')}, ${got(operation)}.`)
+    throw new ValidationError('operation', `"operation" must be one of ${OPERATION_IDS.join(', ')}, ${got(operation)}.`)
   }
   if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
-    throw invalid('kind', `"kind" must be one of ${FAULT_KINDS.join(', ')}, ${got(kind)}.`)
+    throw new ValidationError('kind', `"kind" must be one of ${FAULT_KINDS.join(', ')}, ${got(kind)}.`)
   }
   const fault: FaultInput = { operation: operation as OperationId, kind: kind as FaultKind }
   if (orderId !== undefined) {
-    if (operation !== 'cancelOrder') throw invalid('orderId', '"orderId" applies to cancelOrder only.')
+    if (operation !== 'cancelOrder') throw new ValidationError('orderId', '"orderId" applies to cancelOrder only.')
     fault.orderId = faultOrderId(orderId)
   }
   faultNumbers(record, fault)
@@ -173,7 +169,7 @@ export function createFaultList(): FaultList {
   return {
     add(input) {
       if (faults.length >= MAX_FAULTS) {
-        throw invalid('faults', `At most ${MAX_FAULTS} faults can be active at once; remove some first (DELETE /__sim/faults).`)
+        throw new ValidationError('faults', `At most ${MAX_FAULTS} faults can be active at once; remove some first (DELETE /__sim/faults).`)
       }
       const fault: Fault = { ...input, id: nextId++, remaining: input.times ?? null }
       faults.push(fault)
