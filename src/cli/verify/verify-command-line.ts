@@ -4,21 +4,10 @@ import { createFlagReader, readOptions } from '../cli-options.js'
 import { VERIFY_FLAGS } from '../flags.js'
 import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
 import type { VerifySimulatorOptions } from './calibration.js'
+import type { VerifyPlan } from './run-verify.js'
 
-export interface VerifyCommand {
-  kind: 'verify'
-  /** The service's base URL, without a trailing "/". */
-  target: string
-  key: string
-  rate: number
-  timeoutMs: number
-  json: boolean
-  writeOptions: string | undefined
-  simulator: VerifySimulatorOptions
-  pet: string | undefined
-  shippedOrder: string | undefined
-  pendingOrder: string | undefined
-}
+/** What `verify` runs (the plan but its User-Agent), and how it reports. */
+export type VerifyCommand = Omit<VerifyPlan, 'userAgent'> & { kind: 'verify'; json: boolean; writeOptions: string | undefined }
 
 const usage = usageOf('verify')
 

@@ -4,6 +4,7 @@ import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import { packageVersion } from '../../transports/node/package-root.js'
 import { CliUsageError } from '../cli-options.js'
 import { unknownVariableWarnings } from '../env-warnings.js'
+import type { CommandOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
 import { verifyHelpText } from '../flags.js'
 import { runVerify, TargetUnreachableError, type VerifyOutcome } from './run-verify.js'
@@ -13,12 +14,6 @@ import { redactor } from './redact-key.js'
 
 /** Exit codes: every check matches, something differs, or the run could not be made (bad usage, no target). */
 const EXIT = { match: 0, differs: 1, cannotRun: 2 } as const
-
-/** Where the command writes, so tests and the CLI share it. */
-interface Output {
-  stdout(text: string): void
-  stderr(text: string): void
-}
 
 /** One line for stderr, never a stack. */
 function describeFailure(error: unknown, command: VerifyCommand): string {
@@ -43,7 +38,11 @@ function writeOptions(file: string, outcome: VerifyOutcome, command: VerifyComma
  * `petstore-sim verify`: probes the service, compares, prints the report,
  * and resolves with the exit code.
  */
-export async function verifyMain(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, out: Output): Promise<number> {
+export async function verifyMain(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  out: CommandOutput,
+): Promise<number> {
   let parsed: ReturnType<typeof parseVerifyCommandLine>
   try {
     parsed = parseVerifyCommandLine(argv, env)
@@ -59,17 +58,7 @@ export async function verifyMain(argv: readonly string[], env: Readonly<Record<s
   for (const line of unknownVariableWarnings(env)) out.stderr(`${line}\n`)
   const redact = redactor(command.key)
   try {
-    const outcome = await runVerify({
-      target: command.target,
-      key: command.key,
-      rate: command.rate,
-      timeoutMs: command.timeoutMs,
-      userAgent: `petstore-sim-verify/${packageVersion()}`,
-      simulator: command.simulator,
-      pet: command.pet,
-      shippedOrder: command.shippedOrder,
-      pendingOrder: command.pendingOrder,
-    })
+    const outcome = await runVerify({ ...command, userAgent: `petstore-sim-verify/${packageVersion()}` })
     if (command.writeOptions !== undefined) writeOptions(command.writeOptions, outcome, command)
     const context = { target: command.target, scenario: command.simulator.scenario ?? 'default', wrote: command.writeOptions }
     out.stdout(`${redact(command.json ? jsonReport(outcome, context) : textReport(outcome, context))}\n`)
