@@ -3,19 +3,13 @@
 // a bearer key. The only simulator-specific code is the worker start and the
 // scenario picker.
 import { startSimulatorWorker } from '../browser.js'
-import type { ErrorBody } from '../core/glossary.js'
+import type { ErrorBody, Order } from '../core/glossary.js'
 
 const API = 'https://api.petstore.example/v1'
 const headers = { Authorization: 'Bearer petstore-test-key' }
 
-interface ListedOrder {
-  id: number
-  petId?: number
-  quantity?: number
-  shipDate?: string
-  complete?: boolean
-  status?: string
-}
+/** An order as the list sends it: any field but the id may be missing (the status is sent with exposeStatus). */
+type ListedOrder = Partial<Order> & { id: number }
 
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id)
