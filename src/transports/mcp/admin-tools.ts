@@ -86,12 +86,8 @@ interface Parameter {
 
 /** What the method says of a call: none touches anything beyond the simulator (no open world). */
 function annotationsOf(method: string): ToolDefinition['annotations'] {
-  if (method === 'GET') return { readOnlyHint: true, openWorldHint: false }
-  return {
-    readOnlyHint: false,
-    ...(method === 'PUT' || method === 'DELETE' ? { idempotentHint: true as const } : {}),
-    openWorldHint: false,
-  }
+  const idempotent = method === 'PUT' || method === 'DELETE'
+  return { readOnlyHint: method === 'GET', ...(idempotent ? { idempotentHint: true as const } : {}), openWorldHint: false }
 }
 
 /** One tool and its plan, from the operation's entry in the admin document. */
