@@ -4,20 +4,10 @@ import { readFlags } from '../argv.js'
 import { createFlagReader } from '../cli-options.js'
 import { commandHelp, type Flag, SERVICE_FLAGS } from '../flags.js'
 import { parseServicePace, parseTarget, usageOf } from '../service-flags.js'
-import { MAX_RECORDED_PET_BYTES, MAX_RECORDED_PETS, MAX_RECORDED_PETS_BYTES } from './record-scenario.js'
+import { MAX_RECORDED_PET_BYTES, MAX_RECORDED_PETS, MAX_RECORDED_PETS_BYTES, type RecordOptions } from './record-scenario.js'
 
-interface RecordCommand {
-  kind: 'record'
-  /** The deployment's base URL, without a trailing "/". */
-  target: string
-  key: string
-  name: string
-  /** The file to write; undefined: standard output. */
-  out: string | undefined
-  pets: boolean
-  rate: number
-  timeoutMs: number
-}
+/** What `record` reads (all but its User-Agent), and where it writes it: undefined is standard output. */
+type RecordCommand = Omit<RecordOptions, 'userAgent'> & { kind: 'record'; out: string | undefined }
 
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`
 

@@ -11,7 +11,7 @@ import { createProbeClient, type Observed, type ProbeRequest } from '../verify/p
 import { redactor } from '../verify/redact-key.js'
 import { describeOrders, ordersFromList } from './orders-from-list.js'
 
-interface RecordOptions {
+export interface RecordOptions {
   /** The deployment's base URL, without a trailing "/" (`parseRecordCommandLine` checks it). */
   target: string
   key: string
