@@ -14,7 +14,6 @@ export type Schemas = Components & typeof fields
  * the router, the client and the in-page panel load none of valibot; only the document reads them.
  */
 export type SchemaRef = keyof Schemas | `${keyof Components}[]`
-type Schema = SchemaRef
 
 /** A header a documented answer carries: one of the document's shared ones, or its own. */
 export type HeaderDoc = 'Location' | 'Retry-After' | 'ContentDisposition' | { description: string; pattern: string }
@@ -22,22 +21,17 @@ export type HeaderDoc = 'Location' | 'Retry-After' | 'ContentDisposition' | { de
 /** A documented answer: JSON when it has a `schema`, else the media types it may be (text), else no body. */
 export interface AnswerDoc {
   description: string
-  schema?: Schema
+  schema?: SchemaRef
   media?: readonly string[]
   headers?: Readonly<Record<string, HeaderDoc>>
 }
 
-/** An Error answer: the document's shared one by name, or its own description (and headers). */
-export type ErrorDoc =
-  | 'InvalidOrderId'
-  | 'OrderNotFound'
-  | 'NotFound'
-  | string
-  | { description: string; headers: Record<string, HeaderDoc> }
+/** An Error answer: the document's shared one by name (InvalidOrderId, OrderNotFound, NotFound), or its own description (and headers). */
+export type ErrorDoc = string | { description: string; headers: Record<string, HeaderDoc> }
 
 /** A query field or path parameter: its schema, and what the document says of it. */
 export interface FieldDoc {
-  schema: Schema
+  schema: SchemaRef
   description?: string
   required?: boolean
 }
@@ -74,7 +68,7 @@ export interface AdminOperation {
   protocol?: true
   params?: Readonly<Record<string, FieldDoc | 'OrderId' | 'StaticFile'>>
   query?: Readonly<Record<string, FieldDoc>>
-  body?: { schema: Schema; required: boolean; hint?: string }
+  body?: { schema: SchemaRef; required: boolean; hint?: string }
   /** The success: its status and what it carries. */
   status: number
   answer: AnswerDoc
