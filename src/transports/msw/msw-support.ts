@@ -3,12 +3,6 @@ const MIN_MSW_2 = [2, 12] as const
 /** msw 3 runs on Node.js 22.12 or newer (it calls Promise.withResolvers). */
 const MIN_NODE_FOR_MSW_3 = [22, 12] as const
 
-type NodeProcess = {
-  versions: { node: string }
-  getBuiltinModule(id: 'node:module'): typeof import('node:module')
-  getBuiltinModule(id: 'node:fs'): typeof import('node:fs')
-}
-
 function below(version: string, [major, minor]: readonly [number, number]): boolean {
   const [actualMajor = 0, actualMinor = 0] = version.split('.').map(Number)
   return actualMajor < major || (actualMajor === major && actualMinor < minor)
@@ -33,7 +27,7 @@ export function mswProblem(mswVersion: string | null, nodeVersion: string): stri
 }
 
 /** The version of the msw that `import 'msw'` from this package loads, read from its package.json. */
-function installedMswVersion(node: NodeProcess): string | null {
+function installedMswVersion(node: NodeJS.Process): string | null {
   const require = node.getBuiltinModule('node:module').createRequire(import.meta.url)
   let folder: string
   try {
@@ -63,8 +57,9 @@ function installedMswVersion(node: NodeProcess): string | null {
  * in a browser the bundler already chose the msw.
  */
 export function assertSupportedMsw(): void {
-  const node = (globalThis as { process?: Partial<NodeProcess> }).process
+  // A page, or a runtime without Node's builtins: nothing to check.
+  const node = globalThis.process as NodeJS.Process | undefined
   if (node?.getBuiltinModule === undefined || node.versions?.node === undefined) return
-  const problem = mswProblem(installedMswVersion(node as NodeProcess), node.versions.node)
+  const problem = mswProblem(installedMswVersion(node), node.versions.node)
   if (problem !== null) throw new Error(problem)
 }

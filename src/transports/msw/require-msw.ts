@@ -6,10 +6,6 @@
  */
 
 type Require = (id: string) => unknown
-type NodeProcess = {
-  getBuiltinModule(id: 'node:module'): typeof import('node:module')
-  getBuiltinModule(id: 'node:url'): typeof import('node:url')
-}
 /** `resolve` where the runtime has it (Node.js 20.6+, Bun, Deno); `require` where the Jest preset defines it as Jest's own. */
 type Meta = { resolve?: (specifier: string) => string; require?: Require }
 
@@ -30,10 +26,10 @@ export function moduleLoader(): Require | undefined {
   const resolve = (import.meta as Meta).resolve?.bind(import.meta)
   // Under the Jest preset: Jest's require, so that msw comes from Jest's registry as the test's own does.
   if (typeof jestRequire === 'function' && resolve === undefined) return jestRequire
-  const node = (globalThis as { process?: Partial<NodeProcess> }).process
+  const node = globalThis.process as NodeJS.Process | undefined
   if (node?.getBuiltinModule === undefined) return undefined
-  const requireHere = (node as NodeProcess).getBuiltinModule('node:module').createRequire(import.meta.url)
-  const { fileURLToPath } = (node as NodeProcess).getBuiltinModule('node:url')
+  const requireHere = node.getBuiltinModule('node:module').createRequire(import.meta.url)
+  const { fileURLToPath } = node.getBuiltinModule('node:url')
   return (specifier) => {
     let resolved: string | undefined
     try {
