@@ -104,9 +104,34 @@ function describe(interaction: Omit<PactInteraction, 'description'>, facts: Inte
   return `${request.method} ${request.path}${withoutKey}${given}: ${response.status}${facts.code === null ? '' : ` ${facts.code}`}`
 }
 
-/** JSON of an interaction with int64 ids beyond 2^53 written exactly. */
-function stringify(value: unknown): string {
+/** JSON of an interaction with int64 ids beyond 2^53 written exactly: equal strings, equal interactions. */
+export function interactionKey(value: Omit<PactInteraction, 'description'>): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))
+}
+
+/** The interaction with its description, `summary` numbered " (2)", " (3)"... when another in `used` reads alike. */
+export function described({ type, ...rest }: Omit<PactInteraction, 'description'>, summary: string, used: Set<string>): PactInteraction {
+  let description = summary
+  for (let count = 2; used.has(description); count++) description = `${summary} (${count})`
+  used.add(description)
+  return { type, description, ...rest }
+}
+
+/** A pact document between `parties`; `leftOut` counts the interactions a full ledger did not keep. */
+export function pactDocument(
+  parties: Pick<PactDocument, 'consumer' | 'provider'>,
+  interactions: PactInteraction[],
+  leftOut: number,
+): PactDocument {
+  return {
+    consumer: parties.consumer,
+    provider: parties.provider,
+    interactions,
+    metadata: {
+      pactSpecification: { version: '4.0' },
+      ...(leftOut === 0 ? {} : { 'petstore-orders-simulator': { interactionsLeftOut: leftOut } }),
+    },
+  }
 }
 
 /**
@@ -128,23 +153,11 @@ export function buildPact(
     // The deprecated pets operation has no contract to verify: the spec shows neither its record nor its answers.
     if (each.operation !== 'listOrders' && each.operation !== 'cancelOrder') continue
     const interaction = interactionOf(each, basePath)
-    const key = stringify(interaction)
+    const key = interactionKey(interaction)
     if (seen.has(key)) continue
     seen.add(key)
-    let description = describe(interaction, each)
     // Distinct interactions whose summary reads alike (two different keys refused) stay apart.
-    for (let count = 2; descriptions.has(description); count++) description = `${describe(interaction, each)} (${count})`
-    descriptions.add(description)
-    const { type, ...rest } = interaction
-    interactions.push({ type, description, ...rest })
+    interactions.push(described(interaction, describe(interaction, each), descriptions))
   }
-  return {
-    consumer: { name: names.consumer },
-    provider: { name: names.provider },
-    interactions,
-    metadata: {
-      pactSpecification: { version: '4.0' },
-      ...(leftOut === 0 ? {} : { 'petstore-orders-simulator': { interactionsLeftOut: leftOut } }),
-    },
-  }
+  return pactDocument({ consumer: { name: names.consumer }, provider: { name: names.provider } }, interactions, leftOut)
 }

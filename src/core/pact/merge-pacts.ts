@@ -1,11 +1,7 @@
+import { described, interactionKey, pactDocument } from './build-pact.js'
 import type { PactDocument, PactInteraction } from './pact-document.js'
 
 type Undescribed = Omit<PactInteraction, 'description'>
-
-/** JSON of an interaction with bigints (int64 ids beyond 2^53) as their digits: equal strings, equal interactions. */
-function keyOf(interaction: Undescribed): string {
-  return JSON.stringify(interaction, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))
-}
 
 const byText = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0)
 
@@ -24,7 +20,7 @@ export function mergePacts(pacts: readonly PactDocument[]): PactDocument {
     for (const { description, ...interaction } of pact.interactions) {
       // A "(2)" told apart two interactions of one pact; the merged pact numbers them afresh.
       const summary = description.replace(/ \(\d+\)$/, '')
-      const key = keyOf(interaction)
+      const key = interactionKey(interaction)
       const known = distinct.get(key)
       if (known === undefined || summary < known.summary) distinct.set(key, { summary, interaction })
     }
@@ -33,20 +29,6 @@ export function mergePacts(pacts: readonly PactDocument[]): PactDocument {
     ([leftKey, left], [rightKey, right]) => byText(left.summary, right.summary) || byText(leftKey, rightKey),
   )
   const used = new Set<string>()
-  const interactions = sorted.map(([, { summary, interaction }]) => {
-    let description = summary
-    for (let count = 2; used.has(description); count++) description = `${summary} (${count})`
-    used.add(description)
-    const { type, ...rest } = interaction
-    return { type, description, ...rest }
-  })
-  return {
-    consumer: first.consumer,
-    provider: first.provider,
-    interactions,
-    metadata: {
-      pactSpecification: { version: '4.0' },
-      ...(leftOut === 0 ? {} : { 'petstore-orders-simulator': { interactionsLeftOut: leftOut } }),
-    },
-  }
+  const interactions = sorted.map(([, { summary, interaction }]) => described(interaction, summary, used))
+  return pactDocument(first, interactions, leftOut)
 }
