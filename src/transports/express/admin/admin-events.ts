@@ -24,11 +24,6 @@ const PIECE_CHARS = 64 * 1024
 /** States whose orders are kept as JSON text for the streams that follow them (up to 100,000 orders, about 11 MB, each). */
 const KEPT_ORDER_TEXTS = 4
 
-interface EventStreamLimits {
-  /** Milliseconds a stream may hold unsent events while its client takes none of them. */
-  stallMs: number
-}
-
 /**
  * Sends a stream's events through `res`, handing the socket a piece only when
  * it has room for it: a stream holds at most the events of one look beyond
@@ -104,7 +99,7 @@ function orderTexts() {
 export function eventsRoute(
   sim: SimulatorCore,
   shutdown: AbortSignal | undefined,
-  limits: EventStreamLimits = { stallMs: STALL_MS },
+  limits: { stallMs: number } = { stallMs: STALL_MS },
 ): RequestHandler {
   let open = 0
   const internals = internalsOf(sim)
