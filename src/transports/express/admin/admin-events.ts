@@ -89,12 +89,8 @@ function orderTexts() {
 }
 
 /**
- * `GET /__sim/events`: server-sent events of one state (the session named by
- * X-Sim-Session, or the default one), each when it changes and once on
- * connect: `state` (scenario and orders), `requests` (new journal entries, or
- * all with `reset: true`), `controls` (latency, faults, rate limit) and
- * `sessions`. What the QA panel follows; `curl -N` can too. While a stream
- * is still sending, later changes wait and go together in the next events.
+ * `GET /__sim/events`, the events the admin table's streamEvents describes: what the QA panel follows.
+ * While a stream is still sending, later changes wait and go together in the next events.
  */
 export function eventsRoute(
   sim: SimulatorCore,
