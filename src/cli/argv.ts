@@ -54,16 +54,8 @@ export function joinDashedValues(argv: readonly string[], flags: readonly Flag[]
   return joined
 }
 
-/** A subcommand's command line as read: each flag's value (`V`: every value, for repeatable flags) and the words that are no flag. */
-export interface ReadFlags<V extends string | string[]> {
-  values: Record<string, V | boolean | undefined>
-  positionals: string[]
-}
-
-interface ReadOptions {
-  positionals?: boolean
-  repeatable?: boolean
-}
+/** A subcommand's command line as read: each flag's value, every value of a repeatable one, and the words that are no flag. */
+type ReadFlags = { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] }
 
 /**
  * A subcommand's command line, read strictly. An unknown or incomplete flag is `usage`'s error
@@ -73,26 +65,14 @@ export function readFlags(
   argv: readonly string[],
   flags: readonly Flag[],
   usage: (problem: string) => Error,
-  options: ReadOptions & { repeatable: true },
-): ReadFlags<string[]>
-export function readFlags(
-  argv: readonly string[],
-  flags: readonly Flag[],
-  usage: (problem: string) => Error,
-  options?: ReadOptions & { repeatable?: false },
-): ReadFlags<string>
-export function readFlags(
-  argv: readonly string[],
-  flags: readonly Flag[],
-  usage: (problem: string) => Error,
-  { positionals = false, repeatable = false }: ReadOptions = {},
-): ReadFlags<string> | ReadFlags<string[]> {
+  { positionals = false, repeatable = false } = {},
+): ReadFlags {
   const options = Object.fromEntries(
     flags.map((flag) => [flag.name, flag.boolean ? { type: 'boolean' as const } : { type: 'string' as const, multiple: repeatable }]),
   )
   try {
     // parseArgs types its values from literal options; these are built from the flag table.
-    return parseArgs({ args: joinDashedValues(argv, flags), strict: true, allowPositionals: positionals, options }) as ReadFlags<string>
+    return parseArgs({ args: joinDashedValues(argv, flags), strict: true, allowPositionals: positionals, options }) as ReadFlags
   } catch (error) {
     // parseArgs quotes the argument at fault, which may be a key: say which flag, never the value.
     const flag = /'(--?[\w-]+)/.exec(error instanceof Error ? error.message : '')?.[1]

@@ -68,7 +68,7 @@ function parseBoolean(text: string, variable: string): boolean {
  * A name outside `flags` reads as absent, variable included: a command reads only its own flags.
  */
 export function createFlagReader(
-  values: Record<string, string | boolean | undefined>,
+  values: Record<string, string | string[] | boolean | undefined>,
   flags: readonly Flag[],
   env: Readonly<Record<string, string | undefined>>,
 ): FlagReader {
