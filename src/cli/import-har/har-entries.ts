@@ -26,11 +26,12 @@ export interface HarEntry {
   preflight: boolean
 }
 
-function field(record: unknown, name: string): unknown {
+export function field(record: unknown, name: string): unknown {
   return isPlainObject(record) ? record[name] : undefined
 }
 
-function headerPairs(list: unknown): [string, string][] {
+/** Each `[name, value]` of a HAR list of `{ name, value }` records (headers, cookies, query, form params). */
+export function pairsOf(list: unknown): [string, string][] {
   return (Array.isArray(list) ? list : []).flatMap((header): [string, string][] => {
     const name = field(header, 'name')
     const value = field(header, 'value')
@@ -65,7 +66,7 @@ export function entriesUnder(list: readonly unknown[], base: string): HarEntry[]
       return failHar(`The file is not a HAR: entry ${index} has request.url ${JSON.stringify(url.slice(0, 80))}, which is no absolute URL.`)
     }
     if (pathname !== base && !pathname.startsWith(`${base}/`)) continue
-    const headers = headerPairs(field(response, 'headers'))
+    const headers = pairsOf(field(response, 'headers'))
     const content = field(response, 'content')
     const where = `entry ${index} (${method.toUpperCase()} ${pathname})`
     const mimeType = field(content, 'mimeType')
@@ -74,7 +75,7 @@ export function entriesUnder(list: readonly unknown[], base: string): HarEntry[]
     // Only the names of the request's headers are read, never their values.
     const preflight =
       method.toUpperCase() === 'OPTIONS' &&
-      headerPairs(field(request, 'headers')).some(([name]) => name.toLowerCase() === 'access-control-request-method')
+      pairsOf(field(request, 'headers')).some(([name]) => name.toLowerCase() === 'access-control-request-method')
     const path = pathname.slice(base.length) || '/'
     entries.push({ index, method: method.toUpperCase(), path, status, headers, text: contentText(content, where), contentType, preflight })
   }

@@ -1,5 +1,6 @@
 import { parseExactJson } from '../../core/exact-json.js'
 import { isPlainObject } from '../../core/scenario/plain-object.js'
+import { field, pairsOf } from './har-entries.js'
 import { secretRedactor } from './secret-search.js'
 
 /** What a credential reads in the scenario. */
@@ -24,10 +25,6 @@ const PAIR = /(?<![^\s?&;#"'<>])([^\s?&;#"'<>=]+)=([^\s&;#"'<>]+)/g
 const isCredentialHeader = (name: string) => CREDENTIAL_HEADER.test(name) && !name.startsWith(':') && !CHALLENGES.has(name.toLowerCase())
 const isCredentialField = (name: string) => CREDENTIAL_FIELD.test(name)
 
-function field(record: unknown, name: string): unknown {
-  return isPlainObject(record) ? record[name] : undefined
-}
-
 /** The value of each `name=value` pair, trimmed. */
 const pairValues = (pairs: readonly string[]) => pairs.map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
 
@@ -42,15 +39,6 @@ function partsOf(name: string, value: string): string[] {
   if (value.slice(0, space).toLowerCase() !== 'basic') return [value, credentials]
   const decoded = Buffer.from(credentials, 'base64').toString('utf8')
   return [value, credentials, decoded, decoded.slice(decoded.indexOf(':') + 1)]
-}
-
-/** Each `[name, value]` of a HAR list of `{ name, value }` records (headers, cookies, query, form params). */
-function pairsOf(list: unknown): [string, string][] {
-  return (Array.isArray(list) ? list : []).flatMap((record): [string, string][] => {
-    const name = field(record, 'name')
-    const value = field(record, 'value')
-    return typeof name === 'string' && typeof value === 'string' ? [[name, value]] : []
-  })
 }
 
 /** The values of credential fields at any depth of a JSON text, else of its credential `name=value` pairs (a form, a query). */
