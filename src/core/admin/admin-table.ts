@@ -27,8 +27,10 @@ export const ADMIN_OPERATIONS = {
 
 export type AdminOperations = typeof ADMIN_OPERATIONS
 export type AdminOperationId = keyof AdminOperations
-/** The operations a transport answers itself (files, the event stream, this table's views): those without `run`. */
-export type TransportOperationId = { [K in AdminOperationId]: AdminOperations[K] extends { run: unknown } ? never : K }[AdminOperationId]
+/** The operations the admin router answers itself (the event stream, MCP, this table's views): no `run`, no page, no probe. */
+export type TransportOperationId = {
+  [K in AdminOperationId]: AdminOperations[K] extends { run: unknown } | { page: true } | { probe: true } ? never : K
+}[AdminOperationId]
 /** What the admin client calls: every operation that answers JSON (or nothing), the pages and the event stream aside. */
 export type ClientOperationId = {
   [K in AdminOperationId]: AdminOperations[K] extends { page: true } | { protocol: true } | { answer: { media: readonly string[] } }

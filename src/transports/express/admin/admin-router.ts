@@ -14,15 +14,9 @@ import { scenarioSource } from '../../../core/admin/scenario-catalog.js'
 import { failAdmin } from '../../../core/admin/admin-input.js'
 import type { AdminOperation } from '../../../core/admin/admin-operation.js'
 import { ADMIN_OPERATIONS, type AdminOperationId, routePath, type TransportOperationId } from '../../../core/admin/admin-table.js'
-import type { DISCOVERY_OPERATIONS } from '../../../core/admin/discovery-operations.js'
 import { demoRouter, panelRouter } from './page-routes.js'
 import { eventsRoute } from './admin-events.js'
 import { mcpRoute } from './mcp-route.js'
-
-/** The pages' operations, which panelRouter and demoRouter serve, and the health check, answered before the Host check (health.ts). */
-type ServedElsewhere = {
-  [K in keyof typeof DISCOVERY_OPERATIONS]: (typeof DISCOVERY_OPERATIONS)[K] extends { page: true } | { probe: true } ? K : never
-}[keyof typeof DISCOVERY_OPERATIONS]
 
 /** Requires the admin token on everything but the demo page's static files. */
 function requireToken(token: string): RequestHandler {
@@ -77,7 +71,7 @@ export function createAdminRouter(
     next()
   })
 
-  const transport: Record<Exclude<TransportOperationId, ServedElsewhere>, RequestHandler> = {
+  const transport: Record<TransportOperationId, RequestHandler> = {
     listAdminEndpoints: (_req, res) => sendJson(res, 200, { endpoints: endpointLines() }),
     getAdminOpenApiDocument: (_req, res) => sendJson(res, 200, adminOpenApiDocument),
     streamEvents: eventsRoute(sim, options.shutdown),
