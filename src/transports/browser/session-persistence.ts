@@ -40,15 +40,6 @@ interface Persistence {
   resetting: number
 }
 
-/** The tab's sessionStorage, or undefined where reading it throws (storage disabled, a sandboxed frame). */
-function sessionStorageOrNone(): Storage | undefined {
-  try {
-    return globalThis.sessionStorage
-  } catch {
-    return undefined
-  }
-}
-
 const say = (text: string) => console.warn(`[petstore-orders-simulator] persist: 'session': ${text}`)
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,7 +82,12 @@ export async function restoredSimulator<T extends SimulatorOptions>(
   options: T,
   make: (options: T) => Promise<Simulator>,
 ): Promise<{ sim: Simulator; keep(onAnswered: (listener: () => void) => void): void }> {
-  const storage = sessionStorageOrNone()
+  let storage: Storage | undefined
+  try {
+    storage = globalThis.sessionStorage
+  } catch {
+    // Storage disabled, or a sandboxed frame: reading it throws.
+  }
   let startedWith: string
   try {
     startedWith = JSON.stringify(options) ?? ''
@@ -139,24 +135,21 @@ export async function restoredSimulator<T extends SimulatorOptions>(
   return kept(sim)
 }
 
-function snapshot(sim: Simulator, persistence: Persistence): PersistedState {
-  return {
-    format: FORMAT,
-    startedWith: persistence.startedWith,
-    scenario: persistence.scenario,
-    seed: persistence.seed,
-    latency: sim.latency(),
-    faults: sim.faults().map(faultInputOf),
-    rateLimit: sim.rateLimit(),
-    orders: internalsOf(sim).records.all(),
-  }
-}
-
 /** Writes the state now, unless it outgrew its bound or the storage refused it before. */
 function save(sim: Simulator, persistence: Persistence): void {
   const { storage } = persistence
   if (persistence.stopped || persistence.resetting > 0 || storage === undefined) return
-  const text = JSON.stringify(snapshot(sim, persistence))
+  const { startedWith, scenario, seed } = persistence
+  const text = JSON.stringify({
+    format: FORMAT,
+    startedWith,
+    scenario,
+    seed,
+    latency: sim.latency(),
+    faults: sim.faults().map(faultInputOf),
+    rateLimit: sim.rateLimit(),
+    orders: internalsOf(sim).records.all(),
+  } satisfies PersistedState)
   const bytes = new TextEncoder().encode(text).byteLength
   try {
     if (bytes > MAX_PERSISTED_BYTES) {
