@@ -66,20 +66,6 @@ function tooManySessions(message: string, retryAfterSeconds: number): ApiError {
 
 const HOW_TO_END = 'End sessions you no longer need (DELETE /__sim/sessions/{id}, or sim.endSession(id) in process)'
 
-/** A session's charge against the bytes all sessions share: refused past `limit`, nothing counted once the session is gone. */
-function boundedCharge(
-  account: Account,
-  pool: { used(): number; add(bytes: number): void; refuse(): ApiError; limit: number },
-): SessionCharge {
-  return (bytes) => {
-    if (account.closed) return
-    if (bytes > 0 && pool.used() + bytes > pool.limit) throw pool.refuse()
-    const change = Math.max(bytes, -account.bytes)
-    pool.add(change)
-    account.bytes += change
-  }
-}
-
 /**
  * Sessions by id, bounded in number and in bytes, dropped only when idle or
  * ended: a session in use is never dropped to make room (a colleague's state
@@ -119,17 +105,20 @@ export function createSessions(
     return oldest === undefined ? 1 : (oldest.lastUsed + limits.idleMs - time) / 1000
   }
 
-  const chargeOf = (account: Account): SessionCharge =>
-    boundedCharge(account, {
-      used: () => used,
-      add: (bytes) => (used += bytes),
-      refuse: () =>
-        tooManySessions(
+  /** A charge against the bytes all sessions share: refused past the bound, nothing counted once the session is gone. */
+  function chargeOf(account: Account): SessionCharge {
+    return (bytes) => {
+      if (account.closed) return
+      if (bytes > 0 && used + bytes > limits.maxSessionBytes)
+        throw tooManySessions(
           `The sessions (with the routes the default state recorded) hold ${mebibytes(used)} of the ${mebibytes(limits.maxSessionBytes)} they may in all (sessions.maxBytes, --max-session-memory). ${HOW_TO_END}, or reset this one.`,
           untilRoom(now()),
-        ),
-      limit: limits.maxSessionBytes,
-    })
+        )
+      const change = Math.max(bytes, -account.bytes)
+      used += change
+      account.bytes += change
+    }
+  }
 
   function open(id: string, time: number, beforeCreate: ((active: ActiveScenario) => void) | undefined): SessionEntry {
     if (limits.maxSessions === 0) throw new ValidationError(SESSION_HEADER, 'Sessions are turned off (sessions.max is 0).')
