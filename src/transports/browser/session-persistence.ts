@@ -27,13 +27,9 @@ interface PersistedState {
   orders: readonly OrderRecord[]
 }
 
-/** Where the state went and what the console was told; one per simulator. */
-interface Persistence {
+/** Where the state goes, and the scenario and seed `reset()` with no argument goes back to, as the app last chose them. */
+interface Persistence extends Pick<PersistedState, 'startedWith' | 'scenario' | 'seed'> {
   storage: Storage | undefined
-  startedWith: string
-  /** The scenario and seed that `reset()` with no argument goes back to, as the app last chose them. */
-  scenario: string | Scenario
-  seed: number | null
   /** Set once the state outgrew its bound or the storage refused it: nothing more is written. */
   stopped: boolean
   /** Resets under way: a save meanwhile would put back the state the reset clears, or half of the new one. */
