@@ -179,8 +179,7 @@ function answer(doc: AnswerDoc): Json {
 
 function error(doc: ErrorDoc): Json {
   if (doc === 'InvalidOrderId' || doc === 'OrderNotFound' || doc === 'NotFound') return ref('responses', doc)
-  const { description, headers } = typeof doc === 'string' ? { description: doc, headers: undefined } : doc
-  return answer({ description, schema: 'ErrorBody', ...(headers === undefined ? {} : { headers }) })
+  return answer({ schema: 'ErrorBody', ...(typeof doc === 'string' ? { description: doc } : doc) })
 }
 
 function parameter(name: string, where: 'path' | 'query', doc: FieldDoc | 'OrderId' | 'StaticFile'): Json {
