@@ -22,7 +22,7 @@ import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import { createRouteBook } from '../routes/route-book.js'
 import type { TimeSource } from '../time-source.js'
 import type { CheckedOptions } from './options.js'
-import { scenarioCache } from './scenario-cache.js'
+import { remembered, scenarioCache } from './scenario-cache.js'
 import type { SimulatorOptions } from './types.js'
 
 /** A scenario ready to load: checked, its orders made, its settings merged with the simulator's options. */
@@ -111,19 +111,6 @@ function resolverWith(folder: ScenarioFolder | undefined, loadFile: Platform['lo
   }
 }
 
-/** One shared, indexed copy of each scenario's initial orders, whatever the number of states reset to them. */
-function sharedBases(): (records: readonly OrderRecord[]) => BaseOrders<OrderRecord> {
-  const bases = new WeakMap<readonly OrderRecord[], BaseOrders<OrderRecord>>()
-  return (records) => {
-    let base = bases.get(records)
-    if (base === undefined) {
-      base = createBaseOrders(records)
-      bases.set(records, base)
-    }
-    return base
-  }
-}
-
 /** The controls of a fresh load: the simulator's options win over the scenario's; faults add up. */
 function restoreControls(checked: CheckedOptions, controls: Controls, scenario: CheckedScenario): void {
   controls.setLatency(checked.latency ?? (scenario.latency === undefined ? {} : parseLatencySettings(scenario.latency)))
@@ -187,7 +174,9 @@ export function createInstanceFactory(
     }
   }
 
-  const baseOf = sharedBases()
+  // One shared, indexed copy of each scenario's initial orders, whatever the number of states reset to them.
+  const bases = new WeakMap<readonly OrderRecord[], BaseOrders<OrderRecord>>()
+  const baseOf = (records: readonly OrderRecord[]) => remembered(bases, records, () => createBaseOrders(records))
   const cache = scenarioCache(resolve, activate)
   return {
     folder,

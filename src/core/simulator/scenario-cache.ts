@@ -4,8 +4,8 @@ import type { Scenario } from '../scenario/scenario.js'
 
 type Resolved = { scenario: CheckedScenario; source: string }
 
-/** The value of `key` in `map`, made by `make` the first time. */
-function remembered<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+/** The value of `key` in `map` (a Map or a WeakMap), made by `make` the first time. */
+export function remembered<K, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
   const known = map.get(key)
   if (known !== undefined) return known
   const made = make()
@@ -31,11 +31,7 @@ export function scenarioCache<Active>(
       return remembered(builtins, input, () => resolve(input))
     },
     activate(scenario, source, seed) {
-      let bySeed = activated.get(scenario)
-      if (bySeed === undefined) {
-        bySeed = new Map()
-        activated.set(scenario, bySeed)
-      }
+      const bySeed = remembered(activated, scenario, () => new Map<string, Active>())
       return remembered(bySeed, `${source}\0${seed ?? ''}`, () => activate(scenario, source, seed))
     },
   }
