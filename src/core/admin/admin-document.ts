@@ -308,10 +308,7 @@ export const adminOpenApiDocument: AdminOpenApiDocument = (() => {
   for (const key of KEYS) {
     Object.defineProperty(document, key, {
       enumerable: true,
-      get: () => {
-        built ??= buildAdminDocument()
-        return built[key]
-      },
+      get: () => (built ??= buildAdminDocument())[key],
     })
   }
   return document
