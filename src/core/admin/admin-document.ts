@@ -308,7 +308,10 @@ export const adminOpenApiDocument: AdminOpenApiDocument = (() => {
   for (const key of KEYS) {
     Object.defineProperty(document, key, {
       enumerable: true,
-      get: () => (built ??= buildAdminDocument())[key],
+      get: () => {
+        built ??= buildAdminDocument()
+        return built[key]
+      },
     })
   }
   return document
