@@ -2,7 +2,6 @@ import type { SimulatorOptions } from '../../core/simulator/types.js'
 import { nodePlatform } from '../../platform/node/node-platform.js'
 import { requiredGeneration } from './required-generation.js'
 import { buildSimulator, type Simulator } from './build-simulator.js'
-import type { MswHttp } from './handlers.js'
 import { requireMsw } from './require-msw.js'
 
 export type { Simulator } from './build-simulator.js'
@@ -21,5 +20,5 @@ export type { Simulator } from './build-simulator.js'
  * @note `sim.handlers` (msw's) loads msw on first read; `sim.fetch` needs no msw.
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  return buildSimulator(options, nodePlatform(requiredGeneration()), () => requireMsw<MswHttp>('sim.handlers'))
+  return buildSimulator(options, nodePlatform(requiredGeneration()), requireMsw)
 }

@@ -4,6 +4,7 @@
  * `sim.handlers` and `setupSimulatorServer` are: Node.js, Bun and Deno can
  * require an ES module; a page imports msw through `./browser` instead.
  */
+import type { MswHttp } from './handlers.js'
 
 type Require = (id: string) => unknown
 /** `resolve` where the runtime has it (Node.js 20.6+, Bun, Deno); `require` where the Jest preset defines it as Jest's own. */
@@ -46,24 +47,22 @@ export function moduleLoader(): Require | undefined {
 /** The install line every "needs msw" message ends with. */
 const INSTALL_MSW = 'npm install --save-dev msw (msw 2.12+, or msw 3 on Node.js 22.12+). sim.fetch needs none.'
 
-/**
- * msw, for `what` (a feature of this package that needs it); throws one line
- * naming what to do when msw is missing or cannot be loaded here.
- */
-export function requireMsw<T>(what: string): T {
+/** msw, for `sim.handlers`; throws one line naming what to do when msw is missing or cannot be loaded here. */
+export function requireMsw(): MswHttp {
   const load = moduleLoader()
   if (load === undefined) {
     throw new Error(
-      `petstore-orders-simulator: ${what} needs msw, which a page loads through petstore-orders-simulator/browser (startSimulatorWorker, or its createSimulator). sim.fetch needs no msw.`,
+      `petstore-orders-simulator: sim.handlers needs msw, which a page loads through petstore-orders-simulator/browser (startSimulatorWorker, or its createSimulator). sim.fetch needs no msw.`,
     )
   }
   try {
-    return load('msw') as T
+    return load('msw') as MswHttp
   } catch (error) {
-    if (isMissing(error, 'msw')) throw new Error(`petstore-orders-simulator: ${what} needs msw, which is not installed: ${INSTALL_MSW}`)
+    if (isMissing(error, 'msw'))
+      throw new Error(`petstore-orders-simulator: sim.handlers needs msw, which is not installed: ${INSTALL_MSW}`)
     if ((error as { code?: unknown } | null)?.code !== 'ERR_REQUIRE_ESM') throw error
     throw new Error(
-      `petstore-orders-simulator: ${what} cannot load msw here, where require() cannot load an ES module (Jest's ES module mode before Node.js 24.9). ` +
+      `petstore-orders-simulator: sim.handlers cannot load msw here, where require() cannot load an ES module (Jest's ES module mode before Node.js 24.9). ` +
         'Take createSimulator from petstore-orders-simulator/node, which imports msw, or use sim.fetch, which needs none.',
     )
   }

@@ -16,7 +16,6 @@ import type { Platform } from '../../core/platform.js'
 import { lazyGeneration, withGenerator } from '../../core/scenario/order-generation.js'
 import { nodePlatform } from '../../platform/node/node-platform.js'
 import { buildSimulator } from '../msw/build-simulator.js'
-import type { MswHttp } from '../msw/handlers.js'
 import { requireMsw } from '../msw/require-msw.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
@@ -88,7 +87,7 @@ export function startSimulatorServer(options: SimulatorServerOptions = {}): Prom
 
 function listen(options: SimulatorServerOptions, platform: Platform): Promise<RunningSimulator> {
   // The server answers without msw: msw loads only if something reads `sim.handlers` (a user's own msw server).
-  const { sim, basePath } = simulatorFor(options, (made) => buildSimulator(made, platform, () => requireMsw<MswHttp>('sim.handlers')))
+  const { sim, basePath } = simulatorFor(options, (made) => buildSimulator(made, platform, requireMsw))
   // Its timers are ours to stop only when we made it.
   const ownsSimulator = options.simulator === undefined
   const host = options.host ?? DEFAULT_HOST
