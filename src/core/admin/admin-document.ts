@@ -282,10 +282,6 @@ function scenarioComponents(): Record<string, Json> {
   return JSON.parse(JSON.stringify(components).replace(/"#\/\$defs\/(\w+)"/g, (_, key: string) => `"#/components/schemas/${name(key)}"`))
 }
 
-/**
- * The admin API's OpenAPI 3.1 document, made from the admin table: what
- * `GET /__sim/openapi.json` serves and the package ships as `./admin-openapi.json`.
- */
 function buildAdminDocument(): AdminOpenApiDocument {
   const { ErrorBody: _, ...named } = toJsonSchemaDefs(definitions, config) as unknown as Record<string, Json>
   return {
@@ -298,8 +294,8 @@ function buildAdminDocument(): AdminOpenApiDocument {
 const KEYS = ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components'] as const
 
 /**
- * The admin document, made on first read of any of its fields: a server that
- * never serves it, or a test file that imports `./server` without reading it,
+ * What `GET /__sim/openapi.json` serves and the package ships as `./admin-openapi.json`, made on first read
+ * of any of its fields: a server that never serves it, or a test file that imports `./server` without reading it,
  * does not pay for making it.
  */
 export const adminOpenApiDocument: AdminOpenApiDocument = (() => {
