@@ -32,11 +32,7 @@ function requireToken(token: string): RequestHandler {
   }
 }
 
-/**
- * The admin API, mounted under `/__sim`: scenarios, reset, state, the request
- * journal, misbehaviour and sessions, JSON in and out. Every call with
- * X-Sim-Session acts on that session only.
- */
+/** The admin table's operations as express routes, mounted under `/__sim`, each on the state X-Sim-Session names. */
 export function createAdminRouter(
   sim: SimulatorCore,
   // Without report, a simulator bug a call met goes to the console.
