@@ -36,11 +36,8 @@ function clientError(error: unknown): ApiError | null {
 }
 
 /**
- * The admin API as an express app, for the requests under `ADMIN_PREFIX`
- * that the front door hands it (the Host and target already checked): the
- * origin guard first, then CORS (a preflight answered here), the body read
- * and bounded as the API's is, then the admin router. JSON errors, never
- * express's HTML page.
+ * The admin API as an express app, for the requests under `ADMIN_PREFIX` the front door hands it (the Host
+ * and target already checked): the origin guard before anything else. JSON errors, never express's HTML page.
  */
 export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): RequestListener {
   const { bodyLimit } = internalsOf(sim)
