@@ -7,11 +7,7 @@ import type { SimulatorCore, SimulatorView } from '../../../core/simulator/types
 import { sendError } from '../../node/node-edge.js'
 import { readJson, readQuery } from './admin-json.js'
 
-/**
- * An operation of the admin table as an express route: its body (when it takes
- * one) and query (when it reads one) read here, its answer written. An
- * `ApiError` it throws, also once it rejects, is the answer.
- */
+/** An operation of the admin table as an express route: an `ApiError` it throws or rejects with is the answer. */
 export function operationRoute(operation: AdminOperation, sim: SimulatorCore, scenarios: ScenarioSource): RequestHandler {
   return (req, res, next) => {
     const refuse = (error: unknown) => {
