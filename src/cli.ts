@@ -1,5 +1,6 @@
-import { type CliCommand, CliUsageError, parseCommandLine } from './cli/cli-options.js'
+import { type CliCommand, parseCommandLine } from './cli/cli-options.js'
 import { helpText } from './cli/flags.js'
+import { CliUsageError } from './cli/usage-error.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { internalsOf } from './core/simulator/internals.js'
 import { systemErrorCode } from './core/system-error-code.js'

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { type CliCommand, CliUsageError, parseCommandLine } from './cli-options.js'
+import { type CliCommand, parseCommandLine } from './cli-options.js'
+import { CliUsageError } from './usage-error.js'
 
 /** What the command line reads as, or the usage line it is refused with. */
 function outcome(argv: string[], env: Record<string, string> = {}): CliCommand | string {

@@ -22,8 +22,6 @@ type FlagOptions = Omit<SimulatorServerOptions, 'scenario' | 'deprecation'> & {
 
 export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; options: SimulatorServerOptions; quiet: boolean }
 
-export { CliUsageError }
-
 /**
  * Reads the command line and environment into what to do. Throws a
  * `CliUsageError` with a one-line message for anything it cannot use. A
