@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { createSimulatorCore } from '../simulator/simulator.js'
 import { BUILTIN_SCENARIOS } from './builtin-scenarios.js'
 import { generateOrders } from './generate-orders.js'
-import { eagerGeneration, lazyGeneration } from './order-generation.js'
+import { lazyGeneration } from './order-generation.js'
 
 /** A lazy generator that counts its loads and can be made to fail the next one. */
 function countedLoads() {
@@ -40,7 +40,10 @@ test('every built-in scenario, generating ones included, starts and resets witho
 test('a reset to another seed loads the generator once and makes the same orders as an eager one', async () => {
   const { seen, generation } = countedLoads()
   const lazy = createSimulatorCore({ scenario: 'pending' }, { generation })
-  const eager = createSimulatorCore({ scenario: 'default' }, { generation: eagerGeneration(generateOrders) })
+  const eager = createSimulatorCore(
+    { scenario: 'default' },
+    { generation: { loaded: () => generateOrders, load: async () => generateOrders } },
+  )
   await Promise.all([lazy.reset('default', { seed: 7 }), lazy.reset('default', { seed: 7 })])
   await lazy.reset({ scenario: 'default', seed: 8 })
   expect(seen.loads).toBe(1)

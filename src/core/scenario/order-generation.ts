@@ -38,12 +38,6 @@ export function withGenerator<T>(generation: OrderGeneration, make: () => T): T 
   }
 }
 
-/** A generator that is there from the start. */
-export function eagerGeneration(generate: GenerateOrders): OrderGeneration {
-  const ready = Promise.resolve(generate)
-  return { loaded: () => generate, load: () => ready }
-}
-
 /** A generator loaded by `load` the first time a scenario needs it. */
 export function lazyGeneration(load: () => Promise<GenerateOrders>): OrderGeneration {
   let generate: GenerateOrders | undefined
