@@ -11,7 +11,7 @@ import type { SimulatorServerOptions } from '../transports/standalone/start-serv
 import { joinDashedValues, unknownFlagHint } from './argv.js'
 import { unknownVariableWarnings } from './env-warnings.js'
 import { FLAGS, type Flag } from './flags.js'
-import { CliUsageError, type FlagReader } from './usage-error.js'
+import { CliUsageError } from './usage-error.js'
 
 /** The options the flags give: the server's, with a scenario and dates as text, and whether to log requests. */
 type FlagOptions = Omit<SimulatorServerOptions, 'scenario' | 'deprecation'> & {
@@ -62,30 +62,33 @@ function parseBoolean(text: string, variable: string): boolean {
 }
 
 /**
- * Reads parsed flag values, falling back to each flag's environment variable.
- * A name outside `flags` reads as absent, variable included: a command reads only its own flags.
+ * Flag values by name, each falling back to its flag's environment variable; `label` says where a value
+ * came from, for messages: `--port`, or `PETSTORE_SIM_PORT` when the variable set it. A name outside
+ * `flags` reads as absent, variable included: a command reads only its own flags.
  */
 export function createFlagReader(
   values: Record<string, string | string[] | boolean | undefined>,
   flags: readonly Flag[],
   env: Readonly<Record<string, string | undefined>>,
-): FlagReader {
+) {
   // The variable a flag falls back to, when it has one ('' for --help and --version).
   const variableOf = (name: string) => flags.find((flag) => flag.name === name)?.env ?? ''
   const fromEnv = (name: string) => (variableOf(name) === '' ? undefined : env[variableOf(name)])
   return {
-    read(name) {
+    read(name: string): string | undefined {
       const value = values[name]
       return typeof value === 'string' ? value : fromEnv(name)
     },
-    readBoolean(name) {
+    readBoolean(name: string): boolean | undefined {
       if (values[name] === true) return true
       const text = fromEnv(name)
       return text === undefined ? undefined : parseBoolean(text, variableOf(name))
     },
-    label: (name) => (values[name] === undefined && variableOf(name) !== '' ? variableOf(name) : `--${name}`),
+    label: (name: string) => (values[name] === undefined && variableOf(name) !== '' ? variableOf(name) : `--${name}`),
   }
 }
+
+type FlagReader = ReturnType<typeof createFlagReader>
 
 /**
  * The options `flags` set, each read by its flag's reader into its option, then checked together:
