@@ -36,15 +36,6 @@ export interface PactFixtureOptions extends PactOptions {
   dir?: string
 }
 
-function checkedUrl(value: unknown): URL {
-  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : null
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw new TypeError(
-      `simulatorUrl must be the absolute http(s) URL the app calls, such as http://127.0.0.1:4010/v1; got ${quote(value)}.`,
-    )
-  return url
-}
-
 /** The `sim` of one test: its own session, unique across workers and retries, in the mode its options ask for. */
 export async function openSimulatorFixture(
   context: BrowserContext,
@@ -64,9 +55,14 @@ export async function openSimulatorFixture(
         throw new TypeError(`pact: ${error.message}`)
       },
     )
+  const url = typeof options.simulatorUrl === 'string' && URL.canParse(options.simulatorUrl) ? new URL(options.simulatorUrl) : null
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new TypeError(
+      `simulatorUrl must be the absolute http(s) URL the app calls, such as http://127.0.0.1:4010/v1; got ${quote(options.simulatorUrl)}.`,
+    )
   const settings: FixtureSettings = {
     scenario: options.scenario,
-    url: checkedUrl(options.simulatorUrl),
+    url,
     session: `pw-${testInfo.workerIndex}-${testInfo.retry}-${crypto.randomUUID()}`,
     adminToken: options.simulatorAdminToken,
     warn(message) {
