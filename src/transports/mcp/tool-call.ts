@@ -44,13 +44,6 @@ function lostDigits(value: unknown, path: string, depth = 0): string | undefined
   return undefined
 }
 
-const argumentsOf = (plan: ToolPlan) => [
-  ...plan.params,
-  ...plan.query,
-  ...(plan.body.from === 'fields' ? plan.body.fields : plan.body.from === 'argument' ? [plan.body.argument] : []),
-  SESSION_ARGUMENT,
-]
-
 /** A path parameter or a query field as the URL carries it: a string, a number or a boolean, nothing else. */
 function scalar(tool: string, name: string, value: unknown): string | number | bigint {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value
@@ -60,7 +53,9 @@ function scalar(tool: string, name: string, value: unknown): string | number | b
 
 /** The admin client's input for a call: the path's parameters by name, its query and its body. */
 function inputOf(plan: ToolPlan, args: Record<string, unknown>): Record<string, unknown> {
-  const known = argumentsOf(plan)
+  const { body } = plan
+  const fromBody = body.from === 'fields' ? body.fields : body.from === 'argument' ? [body.argument] : []
+  const known = [...plan.params, ...plan.query, ...fromBody, SESSION_ARGUMENT]
   const unknown = Object.keys(args).filter((name) => !known.includes(name))
   if (unknown.length > 0) {
     const named = unknown.slice(0, NAMED_AT_MOST).map((name) => quote(name))
@@ -84,7 +79,6 @@ function inputOf(plan: ToolPlan, args: Record<string, unknown>): Record<string, 
   const query: Record<string, unknown> = {}
   for (const name of plan.query) if (args[name] !== undefined) query[name] = scalar(plan.name, name, args[name])
   if (plan.query.length > 0) input['query'] = query
-  const { body } = plan
   if (body.from === 'argument' && args[body.argument] !== undefined) input['body'] = args[body.argument]
   if (body.from === 'fields') {
     const given = body.fields.filter((name) => args[name] !== undefined)
