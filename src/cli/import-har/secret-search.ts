@@ -29,6 +29,17 @@ function childOf(automaton: Automaton, node: number, code: number): number {
   return -1
 }
 
+/** Where the automaton goes from `node` on the character `code`: its child, else its failure's, down to the root. */
+function step(automaton: Automaton, from: number, code: number): number {
+  let node = from
+  let found = childOf(automaton, node, code)
+  while (found < 0 && node !== 0) {
+    node = automaton.fail[node] as number
+    found = childOf(automaton, node, code)
+  }
+  return Math.max(found, 0)
+}
+
 /** The trie, built from the secrets in order, so that each node's children come in character order. */
 function trieOf(sorted: readonly string[], size: number) {
   const nodeChar = new Uint16Array(size)
@@ -82,14 +93,7 @@ function automatonOf(secrets: Iterable<string>): Automaton {
     const node = queue[head++] as number
     for (let at = childStart[node] as number; at < (childStart[node + 1] as number); at++) {
       const child = childNode[at] as number
-      const code = childChar[at] as number
-      let fallback = automaton.fail[node] as number
-      let found = childOf(automaton, fallback, code)
-      while (found < 0 && fallback !== 0) {
-        fallback = automaton.fail[fallback] as number
-        found = childOf(automaton, fallback, code)
-      }
-      automaton.fail[child] = Math.max(found, 0)
+      automaton.fail[child] = step(automaton, automaton.fail[node] as number, childChar[at] as number)
       if (longest[child] === 0) longest[child] = longest[automaton.fail[child] as number] as number
       queue[tail++] = child
     }
@@ -102,13 +106,7 @@ function coveredStretches(automaton: Automaton, text: string): number[] {
   const stretches: number[] = []
   let node = 0
   for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    let found = childOf(automaton, node, code)
-    while (found < 0 && node !== 0) {
-      node = automaton.fail[node] as number
-      found = childOf(automaton, node, code)
-    }
-    node = Math.max(found, 0)
+    node = step(automaton, node, text.charCodeAt(index))
     const length = automaton.longest[node] as number
     if (length === 0) continue
     let start = index + 1 - length
