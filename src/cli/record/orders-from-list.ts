@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, type OrderStatus } from '../../core/glossary.js'
+import { ORDER_STATUSES } from '../../core/glossary.js'
 import { int64Key, int64Value } from '../../core/int64.js'
 import { isDateTime } from '../../core/scenario/date-time.js'
 import { isPlainObject } from '../../core/scenario/plain-object.js'
@@ -19,11 +19,6 @@ export interface ListedOrders {
 }
 
 const COMPLETE_RULE = 'complete: true is shipped, the rest pending'
-
-function statusOf(record: Record<string, unknown>): OrderStatus | undefined {
-  const status = record['status']
-  return ORDER_STATUSES.find((known) => known === status)
-}
 
 /** One record of the list as a scenario order, keeping only the fields a scenario holds and can load. */
 function orderOf(record: Record<string, unknown>, id: string, leftOut: string[]): ScenarioOrder {
@@ -63,7 +58,7 @@ export function ordersFromList(items: readonly unknown[]): ListedOrders {
       continue
     }
     seen.add(id)
-    const own = statusOf(item)
+    const own = ORDER_STATUSES.find((known) => known === item['status'])
     if (own !== undefined) carried++
     orders.push({ ...orderOf(item, id, leftOut), status: own ?? (item['complete'] === true ? 'shipped' : 'pending') })
   }
