@@ -30,8 +30,7 @@ const isoDate = (value: Date | string): string => new Date(value).toISOString()
 export function calibratedScenario(options: VerifySimulatorOptions, calibration: Calibration): Scenario {
   const { scenario: inForce } = resolveScenario(options.scenario ?? 'default', loadScenarioFile)
   const scenario: Scenario = { ...inForce }
-  const name = inForce.name.endsWith(SUFFIX) ? inForce.name : `${inForce.name.slice(0, 64 - SUFFIX.length)}${SUFFIX}`
-  scenario.name = name
+  scenario.name = inForce.name.endsWith(SUFFIX) ? inForce.name : `${inForce.name.slice(0, 64 - SUFFIX.length)}${SUFFIX}`
   if (options.seed !== undefined && scenario.generate !== undefined) scenario.generate = { ...scenario.generate, seed: options.seed }
   if (options.exposeStatus !== undefined) scenario.exposeStatus = options.exposeStatus
   if (options.afterCancel !== undefined) scenario.afterCancel = options.afterCancel
