@@ -77,38 +77,28 @@ function faultOrderId(orderId: unknown): Int64 | string {
   return exact ? (orderId as Int64) : key
 }
 
+type FaultNumber = 'status' | 'retryAfter' | 'durationMs' | 'times' | 'probability'
+/** The optional numbers of a fault, in the order they are checked: what each takes, as its message says after its name. */
+const FAULT_NUMBERS: Record<FaultNumber, [takes: (value: unknown, fault: FaultInput) => boolean, rule: string]> = {
+  status: [
+    (value, fault) => fault.kind === 'status' && typeof value === 'number' && STATUS_CODES[value] !== undefined,
+    `goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}`,
+  ],
+  retryAfter: [(value) => isWhole(value), 'must be whole seconds'],
+  durationMs: [(value) => isWhole(value) && value <= MAX_DURATION_MS, `must be whole milliseconds up to ${MAX_DURATION_MS}`],
+  times: [(value) => isWhole(value, 1), 'must be a whole number of 1 or more'],
+  probability: [(value) => typeof value === 'number' && value >= 0 && value <= 1, 'must be between 0 and 1'],
+}
+
 /** The optional numbers of a fault, each checked against its own range. */
 function faultNumbers(record: Record<string, unknown>, fault: FaultInput): void {
-  const { status, retryAfter, durationMs, times, probability } = record
-  if (status !== undefined) {
-    if (fault.kind !== 'status' || typeof status !== 'number' || STATUS_CODES[status] === undefined) {
-      throw new ValidationError(
-        'status',
-        `"status" goes with kind "status" and is one of ${Object.keys(STATUS_CODES).join(', ')}, got ${quote(status)}.`,
-      )
-    }
-    fault.status = status
-  }
-  if (retryAfter !== undefined) {
-    if (!isWhole(retryAfter)) throw new ValidationError('retryAfter', `"retryAfter" must be whole seconds, got ${quote(retryAfter)}.`)
-    fault.retryAfter = retryAfter
-  }
-  if (durationMs !== undefined) {
-    if (!isWhole(durationMs) || durationMs > MAX_DURATION_MS) {
-      throw new ValidationError('durationMs', `"durationMs" must be whole milliseconds up to ${MAX_DURATION_MS}, got ${quote(durationMs)}.`)
-    }
-    fault.durationMs = durationMs
-  }
-  if (times !== undefined && probability !== undefined) throw new ValidationError('times', 'Give "times" or "probability", not both.')
-  if (times !== undefined) {
-    if (!isWhole(times, 1)) throw new ValidationError('times', `"times" must be a whole number of 1 or more, got ${quote(times)}.`)
-    fault.times = times
-  }
-  if (probability !== undefined) {
-    if (typeof probability !== 'number' || !(probability >= 0 && probability <= 1)) {
-      throw new ValidationError('probability', `"probability" must be between 0 and 1, got ${quote(probability)}.`)
-    }
-    fault.probability = probability
+  for (const [field, [takes, rule]] of Object.entries(FAULT_NUMBERS) as [FaultNumber, (typeof FAULT_NUMBERS)[FaultNumber]][]) {
+    const value = record[field]
+    if (field === 'times' && value !== undefined && record['probability'] !== undefined)
+      throw new ValidationError('times', 'Give "times" or "probability", not both.')
+    if (value === undefined) continue
+    if (!takes(value, fault)) throw new ValidationError(field, `"${field}" ${rule}, got ${quote(value)}.`)
+    fault[field] = value as number
   }
 }
 
