@@ -86,13 +86,6 @@ function checked(scenario: unknown, prefix: string): void {
   }
 }
 
-function readSeed(seed: unknown, scenario: Scenario): number {
-  if (seed === undefined) return scenario.generate?.seed ?? 0
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)
-    fail(`${PARAM}.seed must be a whole number of 0 or more, got ${describe(seed)}.`)
-  return seed
-}
-
 function readParameters(value: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {}
   if (typeof value !== 'object' || Array.isArray(value))
@@ -138,5 +131,8 @@ export function storyReset(parameters: unknown, args?: unknown): StoryReset {
     else scenario[field] = value
   }
   checked(scenario, `${PARAM}.`)
-  return { scenario: scenario as unknown as Scenario, seed: readSeed(params['seed'], base) }
+  const seed = params['seed']
+  if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0))
+    fail(`${PARAM}.seed must be a whole number of 0 or more, got ${describe(seed)}.`)
+  return { scenario: scenario as unknown as Scenario, seed: seed ?? base.generate?.seed ?? 0 }
 }
