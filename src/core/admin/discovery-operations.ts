@@ -1,7 +1,6 @@
 // What the admin API offers, and the pages it serves: answered by the transport itself (files, a stream, this table's own views).
 import { operation } from './admin-operation.js'
 
-const FILE = { description: 'The file.', media: ['text/javascript', 'text/css', 'text/html'] }
 const HTML = ['text/html']
 export const DISCOVERY_OPERATIONS = {
   listAdminEndpoints: operation({
@@ -95,7 +94,7 @@ export const DISCOVERY_OPERATIONS = {
     description: "The panel's script and style (main.js, panel.css). No token needed.",
     params: { file: 'StaticFile' },
     status: 200,
-    answer: FILE,
+    answer: { description: 'The file.', media: ['text/javascript', 'text/css', 'text/html'] },
     errors: { 404: 'NotFound' },
   }),
   redirectToDemo: operation({
