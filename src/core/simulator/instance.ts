@@ -6,7 +6,7 @@ import { parseRateLimit } from '../controls/rate-limit.js'
 import type { Instance } from '../dispatch/request-context.js'
 import type { Platform, ScenarioFolder } from '../platform.js'
 import { errorReporter } from '../dispatch/error-reporter.js'
-import type { AfterCancel, DeprecationDates } from '../glossary.js'
+import type { DeprecationDates } from '../glossary.js'
 import { parseLifecycle, type LifecycleRule } from '../lifecycle/lifecycle-rule.js'
 import { createOrderLifecycle, type OrderLifecycle } from '../lifecycle/order-lifecycle.js'
 import { isBuiltinScenarioName, looksLikePath, resolveScenario } from '../scenario/load-scenario.js'
@@ -20,6 +20,7 @@ import { createJournal } from '../state/journal.js'
 import { type BaseOrders, createBaseOrders } from '../state/base-orders.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import { createRouteBook } from '../routes/route-book.js'
+import type { OperationState } from '../operations/operation.js'
 import type { TimeSource } from '../time-source.js'
 import type { CheckedOptions } from './options.js'
 import { remembered, scenarioCache } from './scenario-cache.js'
@@ -31,14 +32,7 @@ export interface ActiveScenario {
   source: string
   seed: number | undefined
   initialOrders: readonly OrderRecord[]
-  settings: {
-    acceptedKeys: ReadonlySet<string>
-    exposeStatus: boolean
-    afterCancel: AfterCancel
-    petBodies: ReadonlyMap<string, string>
-    lifecycle: LifecycleRule | null
-    deprecation: DeprecationDates
-  }
+  settings: ReturnType<OperationState['settings']> & { lifecycle: LifecycleRule | null; deprecation: DeprecationDates }
 }
 
 /** One independent state with the scenario it was loaded from. */
