@@ -68,7 +68,6 @@ export interface InstanceFactory {
   /** What `activate` must wait for first: the generator's load, when the scenario generates at `seed` and it is not loaded. */
   ready(scenario: CheckedScenario, seed: number | undefined): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
-  load(input: string | Scenario, seed: number | undefined): ActiveScenario
   /**
    * A fresh, independent state at the initial state of `active`, sharing its orders with every other
    * state of it. A session's state passes `charge`, told of the bytes the state holds of its own (it
@@ -88,9 +87,9 @@ function lifecycleSeed(active: ActiveScenario): number {
 
 /** A scenario by name from the folder, or `resolveScenario`'s: the built-in ones win, and a path is read as a path (by `loadFile`). */
 function resolverWith(folder: ScenarioFolder | undefined, loadFile: Platform['loadFile']): InstanceFactory['resolve'] {
-  if (folder === undefined) return (input) => resolveScenario(input, loadFile)
   return (input) => {
-    if (typeof input !== 'string' || isBuiltinScenarioName(input) || looksLikePath(input)) return resolveScenario(input, loadFile)
+    if (folder === undefined || typeof input !== 'string' || isBuiltinScenarioName(input) || looksLikePath(input))
+      return resolveScenario(input, loadFile)
     const found = folder.load(input)
     if (found !== undefined) return found
     const names = folder
@@ -177,10 +176,6 @@ export function createInstanceFactory(
     resolve: cache.resolve,
     ready: (scenario, seed) => generatorNeeded(generation, scenario, seed),
     activate: cache.activate,
-    load(input, seed) {
-      const { scenario, source } = cache.resolve(input)
-      return cache.activate(scenario, source, seed)
-    },
     create(active, charge, routeCharge = charge) {
       // Before anything is made: a session whose schedule passes the sessions' bound is refused whole.
       const scheduleBytes = scheduleBytesOf(active)

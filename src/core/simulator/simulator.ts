@@ -58,12 +58,8 @@ function proxyOf(options: SimulatorOptions, { proxy }: Platform): ProxySetup | n
  * loaded already when the first scenario generates (later resets wait for it).
  */
 export function createSimulatorCore(options: SimulatorOptions, platform: Platform): SimulatorCore {
-  const checked = mapValidation(
-    () => ({ ...checkOptions(options), proxy: proxyOf(options, platform) }),
-    (error) => failInProcess(error, 'create'),
-  )
-  const seed = mapValidation(
-    () => checkSeed(options.seed),
+  const { seed, ...checked } = mapValidation(
+    () => ({ ...checkOptions(options), proxy: proxyOf(options, platform), seed: checkSeed(options.seed) }),
     (error) => failInProcess(error, 'create'),
   )
   // The one time source of this simulator: every time read and timer below goes through it.
@@ -74,7 +70,8 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
   // Made first (it reads the root's scenario only when a session starts): the root's recordings share its bound.
   const sessions = createSessions(checked, () => root.active, factory.create, time.now)
   try {
-    root = factory.create(factory.load(options.scenario ?? 'default', seed), undefined, sessions.chargeDefault)
+    const { scenario, source } = factory.resolve(options.scenario ?? 'default')
+    root = factory.create(factory.activate(scenario, source, seed), undefined, sessions.chargeDefault)
   } catch (error) {
     folder?.close()
     throw error
