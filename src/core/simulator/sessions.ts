@@ -52,13 +52,6 @@ export interface Sessions {
 /** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
 export type SessionCharge = (bytes: number) => void
 
-/** Throws the `ValidationError` of a bad session id. */
-function checkId(id: string): void {
-  if (!SESSION_ID.test(id)) {
-    throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
-  }
-}
-
 /** The 503 of a bound the sessions reached, with when to try again. */
 function tooManySessions(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError(503, ErrorCode.TooManySessions, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
@@ -147,7 +140,8 @@ export function createSessions(
 
   return {
     get(id, beforeCreate) {
-      checkId(id)
+      if (!SESSION_ID.test(id))
+        throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
       const time = now()
       for (const [key, entry] of sessions) {
         if (time - entry.lastUsed <= limits.idleMs) break
