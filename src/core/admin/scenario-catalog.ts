@@ -9,7 +9,6 @@ import { quote } from '../quote-value.js'
 export interface AvailableScenario {
   name: string
   description: string
-  builtin: boolean
   /** Built in, the file the server started with, or a file of the scenarios folder. */
   source: 'builtin' | 'file' | 'folder'
   /** What `reset` loads: a built-in or folder name, or the path of the file the server started with. */
@@ -44,25 +43,25 @@ export const scenarioSource = (started: LoadedScenario, folder: ScenarioFolder |
 function availableScenarios(started: LoadedScenario, folder: ScenarioFolder | undefined): ScenarioCatalog {
   const available = new Map<string, AvailableScenario>()
   for (const [name, raw] of Object.entries(BUILTIN_SCENARIOS)) {
-    available.set(name, { name, description: (raw as Scenario).description ?? '', builtin: true, source: 'builtin', load: name })
+    available.set(name, { name, description: (raw as Scenario).description ?? '', source: 'builtin', load: name })
   }
   if (started.source !== started.name && !available.has(started.name)) {
     // Loaded from a file: its name reloads it from that file, so an edited file is picked up.
     const { name, description, source } = started
-    available.set(name, { name, description, builtin: false, source: 'file', load: source })
+    available.set(name, { name, description, source: 'file', load: source })
   }
   for (const { name, description, file, error, line } of folder?.list() ?? []) {
     // A file named like a built-in one is listed apart by its file name: it is refused, not offered.
-    const key = available.get(name)?.builtin === true ? file : name
-    available.set(key, { name, description, builtin: false, source: 'folder', load: name, folder: { file, error, line } })
+    const key = available.get(name)?.source === 'builtin' ? file : name
+    available.set(key, { name, description, source: 'folder', load: name, folder: { file, error, line } })
   }
   return available
 }
 
 /** A scenario as `GET /__sim/scenarios` lists it: a folder's says so, with its file and error. */
-export function scenarioSummary({ name, description, builtin, folder }: AvailableScenario, current: string): object {
-  if (folder === undefined) return { name, description, builtin, current: name === current }
-  return { name, description, builtin, current: folder.error === null && name === current, source: 'folder', ...folder }
+export function scenarioSummary({ name, description, source, folder }: AvailableScenario, current: string): object {
+  if (folder === undefined) return { name, description, builtin: source === 'builtin', current: name === current }
+  return { name, description, builtin: false, current: folder.error === null && name === current, source: 'folder', ...folder }
 }
 
 /** Reads the body of `POST /__sim/reset` into what `reset` takes. */

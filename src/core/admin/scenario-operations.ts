@@ -79,7 +79,7 @@ export const SCENARIO_OPERATIONS = {
       const saved = await view.saveScenario(name as string, options as SaveOptions)
       const listed = scenarios.available().get(saved.name)
       const folder = { file: `${saved.name}.json`, error: null, line: null }
-      const entry = listed ?? { name: saved.name, description: '', builtin: false, source: 'folder', load: saved.name, folder }
+      const entry = listed ?? { name: saved.name, description: '', source: 'folder', load: saved.name, folder }
       return { saved, summary: scenarioSummary(entry, view.scenario().name) }
     },
     statusOf: ({ saved }: { saved: SavedScenario }) => (saved.overwritten ? 200 : 201),
