@@ -8,15 +8,6 @@ import type { Scenario } from '../../core/scenario/scenario.js'
 import { HarImportError, importHar } from './import-har.js'
 import { readHarFile } from './read-har-file.js'
 
-interface ImportHarCommand {
-  kind: 'import-har'
-  file: string
-  name: string
-  base: string
-  /** The file to write; undefined: standard output. */
-  out: string | undefined
-}
-
 /** Every flag of `petstore-sim import-har`, in the order its help lists them. */
 export const IMPORT_HAR_FLAGS: readonly Flag[] = [
   { name: 'name', env: '', value: '<name>', help: 'Name of the scenario: lower-case letters, digits and dashes. Required.' },
@@ -28,9 +19,9 @@ export const IMPORT_HAR_FLAGS: readonly Flag[] = [
 const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim import-har --help for the options.`)
 
 /** Reads `petstore-sim import-har <file.har> ...` (the arguments after `import-har`). Throws a `CliUsageError` of one line (exit 2). */
-function parseImportHarCommandLine(argv: readonly string[]): ImportHarCommand | { kind: 'help' } {
+function parseImportHarCommandLine(argv: readonly string[]) {
   const { values, positionals } = readFlags(argv, IMPORT_HAR_FLAGS, usage, { positionals: true })
-  if (values['help'] === true) return { kind: 'help' }
+  if (values['help'] === true) return 'help'
   const [file] = positionals
   if (file === undefined || positionals.length !== 1) throw usage(`import-har takes one HAR file, got ${positionals.length}.`)
   const name = values['name']
@@ -41,7 +32,7 @@ function parseImportHarCommandLine(argv: readonly string[]): ImportHarCommand | 
   if (!base.startsWith('/')) throw usage(`--base must be a path starting with "/", such as /v1, got "${base}".`)
   const out = typeof values['out'] === 'string' ? values['out'] : undefined
   if (out === '') throw usage('--out needs a file name.')
-  return { kind: 'import-har', file, name, base, out }
+  return { file, name, base, out }
 }
 
 /** `petstore-sim import-har --help`. */
@@ -73,7 +64,7 @@ export function importHarMain(argv: readonly string[], out: CommandOutput): numb
   let file: string | undefined
   try {
     const command = parseImportHarCommandLine(argv)
-    if (command.kind === 'help') {
+    if (command === 'help') {
       out.stdout(`${importHarHelpText()}\n`)
       return 0
     }
