@@ -10,15 +10,6 @@ import { CoverageInputError, readCoverage } from './read-coverage.js'
 import { exercisedShare as share } from '../../core/outcome-coverage/share.js'
 import { coverageTable, deprecationWarnings } from './coverage-table.js'
 
-interface CoverageCommand {
-  kind: 'coverage'
-  dirs: string[]
-  required: string[]
-  /** The least share exercised, in percent; undefined: none. */
-  min: number | undefined
-  json: boolean
-}
-
 /** Every flag of `petstore-sim coverage`, in the order its help lists them. */
 const COVERAGE_FLAGS: readonly Flag[] = [
   {
@@ -37,6 +28,8 @@ const COVERAGE_FLAGS: readonly Flag[] = [
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
 ]
 
+type CoverageCommand = Exclude<ReturnType<typeof parseCoverageCommandLine>, 'help'>
+
 const usage = (problem: string) => new CliUsageError(`${problem} Run petstore-sim coverage --help for the options.`)
 const OUTCOME_IDS = SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id)
 
@@ -50,9 +43,9 @@ function requiredOutcome(id: string): string {
 }
 
 /** Reads `petstore-sim coverage [dir ...] ...` (the arguments after `coverage`). Throws a `CliUsageError` of one line (exit 2). */
-function parseCoverageCommandLine(argv: readonly string[]): CoverageCommand | { kind: 'help' } {
+function parseCoverageCommandLine(argv: readonly string[]) {
   const { values, positionals } = readFlags(argv, COVERAGE_FLAGS, usage, { positionals: true, repeatable: true })
-  if (values['help'] === true) return { kind: 'help' }
+  if (values['help'] === true) return 'help'
   const required = ((values['require'] as string[] | undefined) ?? [])
     .flatMap((list) => list.split(','))
     .map((id) => id.trim())
@@ -65,7 +58,7 @@ function parseCoverageCommandLine(argv: readonly string[]): CoverageCommand | { 
   if (min !== undefined && (minText?.trim() === '' || !Number.isFinite(min) || min < 0 || min > 100))
     throw usage(`--min is a percentage from 0 to 100, got ${JSON.stringify(minText)}.`)
   const dirs = positionals.length === 0 ? [DEFAULT_COVERAGE_DIR] : positionals
-  return { kind: 'coverage', dirs, required, min, json: values['json'] === true }
+  return { dirs, required, min, json: values['json'] === true }
 }
 
 /** `petstore-sim coverage --help`. */
@@ -104,7 +97,7 @@ export function coverageMain(argv: readonly string[], out: CommandOutput): numbe
   let files: number
   try {
     const parsed = parseCoverageCommandLine(argv)
-    if (parsed.kind === 'help') {
+    if (parsed === 'help') {
       out.stdout(`${coverageHelpText()}\n`)
       return 0
     }
