@@ -11,9 +11,8 @@ export interface OutcomeCount extends Outcome {
 }
 
 /** An answer a test provoked with the simulator's controls, counted apart from the service's own outcomes. */
-export interface ProvokedCount extends Omit<OutcomeCount, 'count'> {
+export interface ProvokedCount extends OutcomeCount {
   control: Control
-  count: number
 }
 
 /** The calls of a deprecated operation, and the sunset date the simulator announced for it. */
@@ -90,9 +89,6 @@ function provokedCode({ code = null, fault }: JournalRecord): string | null {
   return fault === undefined || fault === 'status' ? null : fault
 }
 
-/** Whether a request reached an operation's rules or controls: not a refused session or a body over the limit. */
-const counted = ({ answeredBy }: JournalRecord) => answeredBy !== undefined && answeredBy !== 'refused'
-
 /**
  * Creates a state's counter. Its keys are bounded by what can be answered:
  * the documented outcomes, and per operation the statuses faults, `Prefer`
@@ -114,7 +110,8 @@ export function createCoverageCounter(): CoverageCounter {
   return {
     count(record) {
       const { operation, status, aborted = false, delayed = false } = record
-      if (operation === null || !counted(record)) return
+      // Only what reached an operation's rules or controls: not a refused session or a body over the limit.
+      if (operation === null || record.answeredBy === undefined || record.answeredBy === 'refused') return
       const control = controlOf(record)
       const code = record.code ?? null
       const empty = status === 200 && record.body === 'empty list'
