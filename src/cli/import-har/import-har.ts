@@ -70,16 +70,9 @@ function listedOrders(list: HarEntry | undefined, base: string): ListedOrders {
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
 
 /**
- * Turns a HAR (DevTools, Playwright's `recordHar`) into a scenario: the
- * last 200 answer of `GET <base>/store/orders` gives the orders, the last
- * 200 of each `GET <base>/pets/{petId}` the pet records (a spec operation,
- * so never a route), and every other entry under the base a route, the
- * first per method and path. `DELETE <base>/store/orders/{id}` is the
- * simulator's own and gives nothing; so do CORS preflights, 304s and
- * entries without an answer. No credential is copied (har-secrets.ts: the
- * values of credential headers, cookies, credential query, form and JSON
- * fields): each reads `[redacted]`, wherever an answer echoes it. Throws a
- * one-line `HarImportError` for bad input.
+ * Turns a HAR (DevTools, Playwright's `recordHar`) into a scenario, as `import-har --help` tells: the
+ * orders, pet records and routes of the entries under the base, no credential copied (har-secrets.ts).
+ * Throws a one-line `HarImportError` for bad input.
  */
 export function importHar(harText: string, options: { name: string; base?: string }): Scenario {
   if (harText.length > MAX_HAR_CHARS) fail(`The HAR is ${harText.length} characters long; the most read is ${MAX_HAR_CHARS} (64 MiB).`)

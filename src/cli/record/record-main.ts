@@ -9,12 +9,7 @@ const EXIT = { written: 0, cannotRun: 2 } as const
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 
-/**
- * `petstore-sim record`: reads the deployment into a scenario and writes it
- * to `--out` (else standard output); resolves with the exit code. Bad usage,
- * an unreachable target or an unreadable list: one line on stderr, exit 2,
- * nothing written. The key is never printed.
- */
+/** `petstore-sim record` (its --help says what it does): resolves with the exit code; the key is never printed. */
 export async function recordMain(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
