@@ -7,8 +7,6 @@ import type { ProviderStateChange as StateChange } from '../pact/provider-states
 import { quote } from '../quote-value.js'
 import { operation } from './admin-operation.js'
 
-const PACT_QUERY = ['consumer', 'provider']
-
 export const PACT_OPERATIONS = {
   getPact: operation({
     method: 'GET',
@@ -31,7 +29,7 @@ export const PACT_OPERATIONS = {
       400: 'invalid_request naming consumer or provider (missing, or not 1 to 64 of A-Z a-z 0-9 . _ -), an unknown query field, or a bad X-Sim-Session header.',
     },
     run: ({ view, query }) => {
-      const unknown = Object.keys(query).find((field) => !PACT_QUERY.includes(field))
+      const unknown = Object.keys(query).find((field) => !['consumer', 'provider'].includes(field))
       if (unknown !== undefined) throw invalidRequest(`Unknown query field ${quote(unknown)}: GET /__sim/pact takes consumer and provider.`)
       // The view checks the names (a 400 naming the field) and builds the same pact as in process, byte for byte.
       return view.pact(query as unknown as PactOptions)
