@@ -11,12 +11,20 @@ import { type OrderRecord, toOrder } from '../state/order-store.js'
 import { ValidationError } from '../validation-error.js'
 import type { SimulatorInstance } from './instance.js'
 
-type OptionalField = 'petId' | 'quantity' | 'shipDate' | 'complete'
 const PATCH_FIELDS = ['status', 'petId', 'quantity', 'shipDate', 'complete'] as const
+type PatchField = (typeof PATCH_FIELDS)[number]
 const INT64_MAX = 2n ** 63n - 1n
 
 /** Each field a patch or a new order may carry: what it takes, as a `ValidationError` naming it otherwise. */
-const READ: Record<OptionalField, (value: unknown) => OrderRecord[OptionalField]> = {
+const READ: { [F in PatchField]: (value: unknown) => OrderRecord[F] } = {
+  status(value) {
+    if (typeof value !== 'string' || !(ORDER_STATUSES as readonly string[]).includes(value))
+      throw new ValidationError(
+        'status',
+        `status must be one of ${ORDER_STATUSES.map((status) => `"${status}"`).join(', ')}, got ${describe(value)}.`,
+      )
+    return value as OrderStatus
+  },
   petId: (value) => expectOrderId(value, 'petId'),
   quantity(value) {
     if (typeof value !== 'number' || !Number.isSafeInteger(value))
@@ -36,15 +44,6 @@ const READ: Record<OptionalField, (value: unknown) => OrderRecord[OptionalField]
       throw new ValidationError('complete', `complete must be true or false (or null to remove it), got ${describe(value)}.`)
     return value
   },
-}
-
-function readStatus(value: unknown): OrderStatus {
-  if (typeof value !== 'string' || !(ORDER_STATUSES as readonly string[]).includes(value))
-    throw new ValidationError(
-      'status',
-      `status must be one of ${ORDER_STATUSES.map((status) => `"${status}"`).join(', ')}, got ${describe(value)}.`,
-    )
-  return value as OrderStatus
 }
 
 const fieldList = (what: 'patch' | 'order') => (what === 'order' ? ['id', ...PATCH_FIELDS] : PATCH_FIELDS).join(', ')
@@ -68,11 +67,10 @@ function readChanges(value: unknown, what: 'patch' | 'order'): { id: Int64Key | 
   const id = value['id'] === undefined ? null : expectOrderId(value['id'], 'id')
   const changes: Changes = {}
   if (value['status'] === null) throw new ValidationError('status', `status cannot be removed: it is one of ${ORDER_STATUSES.join(', ')}.`)
-  if (value['status'] !== undefined) changes.status = readStatus(value['status'])
-  for (const field of ['petId', 'quantity', 'shipDate', 'complete'] as const) {
+  for (const field of PATCH_FIELDS) {
     const given = value[field]
     // Each field has its own type; the reader for the field gives the right one.
-    if (given !== undefined) (changes as Record<OptionalField, unknown>)[field] = given === null ? null : READ[field](given)
+    if (given !== undefined) (changes as Record<PatchField, unknown>)[field] = given === null ? null : READ[field](given)
   }
   return { id, changes }
 }
