@@ -19,10 +19,8 @@ function newEntries(view: SimulatorView, before: Revision | null, now: Revision)
 }
 
 /**
- * A look at one state (`view`, of `sessionId`) that reports what changed
- * since the last look: its orders and scenario, new requests, the controls
- * (latency, faults, rate limit), the outcome coverage and the sessions. Counters are compared, and
- * the controls and sessions as JSON text (both small), so a look at an idle
+ * A look at one state (`view`, of `sessionId`) that reports the `StateEvent`s that changed since the last look.
+ * Counters are compared, and the controls and sessions as JSON text (both small), so a look at an idle
  * simulator reads nothing else. What the event stream and the in-page panel follow.
  */
 export function stateWatcher(sim: SimulatorCore, sessionId: string | null, view: SimulatorView): () => StateEvent[] {
