@@ -1,14 +1,9 @@
-import type { AfterCancel, JsonValue } from '../../core/glossary.js'
+import type { Scenario } from '../../core/scenario/scenario.js'
 import { answerFacts, type Facts } from './facts.js'
 import type { Observed, ProbeRequest } from './probe-client.js'
 
 /** The simulator's switches that calibration may set: scenario fields, so a scenario file carries them. */
-export interface Calibration {
-  exposeStatus?: boolean
-  afterCancel?: AfterCancel
-  deprecation?: { deprecatedAt?: string; sunsetAt?: string }
-  pets?: Record<string, JsonValue>
-}
+export type Calibration = Pick<Scenario, 'exposeStatus' | 'afterCancel' | 'deprecation' | 'pets'>
 
 /** One end of the comparison: the service, or an in-process simulator. */
 export interface Side {
