@@ -1,4 +1,4 @@
-import { createFaultList, type Fault, type FaultInput } from './faults.js'
+import { createFaultList, type FaultInput } from './faults.js'
 import { drawDelay, type LatencyRanges } from './latency.js'
 import { createRateLimiter, type RateLimit, type RateLimiter } from './rate-limit.js'
 import type { OperationId } from '../operations/registry.js'
@@ -9,47 +9,35 @@ import { systemTime } from '../time-source.js'
  * faults and rate limits. All off by default; each state has its own.
  * Inputs are checked by the parsers beside them before they get here.
  */
-export interface Controls {
-  /** The delay to wait before answering this operation, in ms. */
-  delayFor(operation: OperationId): number
-  setLatency(settings: LatencyRanges): void
-  /** The ranges in force, or null with none (like `rateLimit()`). */
-  latency(): LatencyRanges | null
-  /** Adds a fault; it fires before the key is checked, like a real outage. Throws a `ValidationError` past `MAX_FAULTS`. */
-  addFault(fault: FaultInput): Fault
-  faults(): Fault[]
-  removeFault(id: number): boolean
-  clearFaults(): void
-  /** The fault that fires for this request, if any, counted down. */
-  takeFault(operation: OperationId, orderId: string | null): Fault | undefined
-  setRateLimit(limit: RateLimit | null): void
-  rateLimit(): RateLimit | null
-  /** The RateLimit headers of one more request of this key (undefined with no limit set); throws the 429 past the budget. */
-  consume(token: string, accepted: boolean): Record<string, string> | undefined
-}
+export type Controls = ReturnType<typeof createControls>
 
 /** Creates the controls of one state, all off; `now` (the simulator's time source) times the rate-limit windows. `random` is injectable for tests. */
-export function createControls(random: () => number = Math.random, now: () => number = systemTime.now): Controls {
+export function createControls(random: () => number = Math.random, now: () => number = systemTime.now) {
   let latency: LatencyRanges = {}
   const faults = createFaultList()
   let limit: RateLimit | null = null
   let limiter: RateLimiter | null = null
   return {
-    delayFor: (operation) => drawDelay(latency, operation, random),
-    setLatency(settings) {
+    /** The delay to wait before answering this operation, in ms. */
+    delayFor: (operation: OperationId) => drawDelay(latency, operation, random),
+    setLatency(settings: LatencyRanges) {
       latency = { ...settings }
     },
+    /** The ranges in force, or null with none (like `rateLimit()`). */
     latency: () => (Object.keys(latency).length === 0 ? null : { ...latency }),
-    addFault: (input) => faults.add(input),
+    /** Adds a fault; it fires before the key is checked, like a real outage. Throws a `ValidationError` past `MAX_FAULTS`. */
+    addFault: (input: FaultInput) => faults.add(input),
     faults: () => faults.list(),
-    removeFault: (id) => faults.remove(id),
+    removeFault: (id: number) => faults.remove(id),
     clearFaults: () => faults.clear(),
-    takeFault: (operation, orderId) => faults.take(operation, orderId, random),
-    setRateLimit(next) {
+    /** The fault that fires for this request, if any, counted down. */
+    takeFault: (operation: OperationId, orderId: string | null) => faults.take(operation, orderId, random),
+    setRateLimit(next: RateLimit | null) {
       limit = next
       limiter = next === null ? null : createRateLimiter(next, now)
     },
     rateLimit: () => limit,
-    consume: (token, accepted) => limiter?.consume(token, accepted),
+    /** The RateLimit headers of one more request of this key (undefined with no limit set); throws the 429 past the budget. */
+    consume: (token: string, accepted: boolean) => limiter?.consume(token, accepted),
   }
 }
