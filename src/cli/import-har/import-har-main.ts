@@ -5,7 +5,8 @@ import { type CommandOutput, writeScenarioOutput } from '../record/write-scenari
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
-import { HarImportError, importHar } from './import-har.js'
+import { HarImportError } from './har-entries.js'
+import { importHar } from './import-har.js'
 import { readHarFile } from './read-har-file.js'
 
 /** Every flag of `petstore-sim import-har`, in the order its help lists them. */

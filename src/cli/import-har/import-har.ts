@@ -9,10 +9,8 @@ import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import { describeOrders, type ListedOrders, ordersFromList } from '../record/orders-from-list.js'
-import { entriesUnder, failHar as fail, type HarEntry, HarImportError, harEntries } from './har-entries.js'
+import { entriesUnder, failHar as fail, type HarEntry, harEntries } from './har-entries.js'
 import { harSecrets, MAX_SECRET_CHARS, redactSecrets } from './har-secrets.js'
-
-export { HarImportError }
 
 /** The largest HAR read, in characters. */
 export const MAX_HAR_CHARS = 64 * 1024 * 1024
