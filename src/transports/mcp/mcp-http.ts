@@ -12,15 +12,6 @@ export interface McpAnswer {
   body: string
 }
 
-/** Node's request headers as a fetch `Headers`: a repeated header joined, as HTTP reads it. */
-function headersOf(incoming: IncomingHttpHeaders): Headers {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-  }
-  return headers
-}
-
 /**
  * What MCP's transport refuses (an Accept without both media types, another Content-Type, no JSON-RPC message,
  * an unknown MCP-Protocol-Version) as the Error body every other admin refusal carries, with the SDK's reason:
@@ -49,7 +40,11 @@ export async function answerMcpPost(headers: IncomingHttpHeaders, message: unkno
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   try {
     await server.connect(transport)
-    const request = new Request('http://simulator/__sim/mcp', { method: 'POST', headers: headersOf(headers) })
+    // Node has joined a repeated header already; only set-cookie stays a list, which MCP does not read.
+    const fields = Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, String(value)] as [string, string]],
+    )
+    const request = new Request('http://simulator/__sim/mcp', { method: 'POST', headers: fields })
     const response = await transport.handleRequest(request, { parsedBody: message })
     const body = await response.text()
     if (response.status >= 500) throw new Error(`The MCP server failed: ${body}`)
