@@ -22,21 +22,10 @@ function setting(ctx: PanelContext, { name, legend, fields, names }: Setting, wr
   return { form: form({ id: ctx.id(`${name}-form`) }, (filled) => ctx.run(error, () => write(filled)), all), now }
 }
 
-/** The Any fault form's fields, and the fault they give. */
-function anyFault(): { fields: Node[]; fault(filled: HTMLFormElement): Record<string, unknown> } {
-  const numbers = 'Status|status|4|503,Order id|orderId|20,Times|times|4,Probability|probability|4|0-1,Duration ms|durationMs|6'.split(',')
-  const fields = [
-    select('Operation', 'operation', ['cancelOrder', 'listOrders', 'getPetById']),
-    select('Kind', 'kind', ['status', 'network', 'hang', 'slow-body', 'malformed-json']),
-    ...inputs(numbers, { inputmode: 'numeric' }),
-    h('button', { type: 'submit' }, 'Add fault'),
-  ]
-  const fault = (filled: HTMLFormElement) => ({
-    ...filledIn(filled, ['operation', 'kind', 'orderId']),
-    ...filledIn(filled, ['status', 'times', 'probability', 'durationMs'], numberOr),
-  })
-  return { fields, fault }
-}
+/** The Any fault form's number fields. */
+const FAULT_NUMBERS = 'Status|status|4|503,Order id|orderId|20,Times|times|4,Probability|probability|4|0-1,Duration ms|durationMs|6'.split(
+  ',',
+)
 
 export function misbehaviourSection(ctx: PanelContext) {
   const admin = () => ctx.admin()
@@ -45,8 +34,11 @@ export function misbehaviourSection(ctx: PanelContext) {
     button(label, () => ctx.run(presetError, () => admin().addFault({ body: fault as never })))
   const presets = h('div', { id: ctx.id('presets'), class: 'line' }, ...FAULT_PRESETS.map(preset))
   const faults = h('ul', { id: ctx.id('faults'), 'aria-labelledby': ctx.id('faults-title') })
-  const any = anyFault()
-  const addFault = (filled: HTMLFormElement) => ctx.run(faultError, () => admin().addFault({ body: any.fault(filled) as never }))
+  const fault = (filled: HTMLFormElement) => ({
+    ...filledIn(filled, ['operation', 'kind', 'orderId']),
+    ...filledIn(filled, ['status', 'times', 'probability', 'durationMs'], numberOr),
+  })
+  const addFault = (filled: HTMLFormElement) => ctx.run(faultError, () => admin().addFault({ body: fault(filled) as never }))
   const latencyFields = inputs(['All operations|default|8', ...OPERATION_IDS.map((name) => `${name}|${name}|8`)])
   const setLatency: Write = (filled) => {
     const given = filled === null ? {} : filledIn(filled, ['default', ...OPERATION_IDS], numberOr)
@@ -68,7 +60,10 @@ export function misbehaviourSection(ctx: PanelContext) {
     setRateLimit,
   )
   const element = section(ctx.id('misbehaviour'), 'Misbehaviour', fieldset('Fault presets', presets, presetError))
-  const faultForm = form({ id: ctx.id('fault-form') }, addFault, fieldset('Any fault', ...any.fields, faultError))
+  const operation = select('Operation', 'operation', ['cancelOrder', 'listOrders', 'getPetById'])
+  const kind = select('Kind', 'kind', ['status', 'network', 'hang', 'slow-body', 'malformed-json'])
+  const anyFault = [operation, kind, ...inputs(FAULT_NUMBERS, { inputmode: 'numeric' }), h('button', { type: 'submit' }, 'Add fault')]
+  const faultForm = form({ id: ctx.id('fault-form') }, addFault, fieldset('Any fault', ...anyFault, faultError))
   element.append(h('h3', { id: ctx.id('faults-title') }, 'Active faults'), faults, latency.form, faultForm, rate.form)
 
   function show(controls: ShownControls): void {
