@@ -1,6 +1,6 @@
 import { createFaultList, type FaultInput } from './faults.js'
 import { drawDelay, type LatencyRanges } from './latency.js'
-import { createRateLimiter, type RateLimit, type RateLimiter } from './rate-limit.js'
+import { createRateLimiter, type RateLimit } from './rate-limit.js'
 import type { OperationId } from '../operations/registry.js'
 import { systemTime } from '../time-source.js'
 
@@ -16,7 +16,7 @@ export function createControls(random: () => number = Math.random, now: () => nu
   let latency: LatencyRanges = {}
   const faults = createFaultList()
   let limit: RateLimit | null = null
-  let limiter: RateLimiter | null = null
+  let limiter: ReturnType<typeof createRateLimiter> | null = null
   return {
     /** The delay to wait before answering this operation, in ms. */
     delayFor: (operation: OperationId) => drawDelay(latency, operation, random),

@@ -144,20 +144,11 @@ export function faultError(fault: Fault): ApiError {
 }
 
 /** The faults of one state, in the order they were added. */
-export interface FaultList {
-  add(input: FaultInput): Fault
-  list(): Fault[]
-  remove(id: number): boolean
-  clear(): void
-  /** The fault that fires for this request, if any, counted down. */
-  take(operation: OperationId, orderId: string | null, random: () => number): Fault | undefined
-}
-
-export function createFaultList(): FaultList {
+export function createFaultList() {
   let faults: Fault[] = []
   let nextId = 1
   return {
-    add(input) {
+    add(input: FaultInput): Fault {
       if (faults.length >= MAX_FAULTS) {
         throw new ValidationError('faults', `At most ${MAX_FAULTS} faults can be active at once; remove some first (DELETE /__sim/faults).`)
       }
@@ -166,7 +157,7 @@ export function createFaultList(): FaultList {
       return { ...fault }
     },
     list: () => faults.map((fault) => ({ ...fault })),
-    remove(id) {
+    remove(id: number) {
       const before = faults.length
       faults = faults.filter((fault) => fault.id !== id)
       return faults.length < before
@@ -174,7 +165,8 @@ export function createFaultList(): FaultList {
     clear() {
       faults = []
     },
-    take(operation, orderId, random) {
+    /** The fault that fires for this request, if any, counted down. */
+    take(operation: OperationId, orderId: string | null, random: () => number): Fault | undefined {
       if (faults.length === 0) return undefined
       const fault = faults.find(
         (candidate) => candidate.operation === operation && (candidate.orderId === undefined || String(candidate.orderId) === orderId),

@@ -54,22 +54,18 @@ interface Window {
   used: number
 }
 
-export interface RateLimiter {
-  /**
-   * Counts one request for a key and returns the RateLimit headers to send,
-   * or throws a 429 `ApiError` when the window's budget is spent. `accepted`
-   * says whether the scenario accepts the key: those keep their windows
-   * whatever a flood of other tokens does.
-   */
-  consume(token: string, accepted: boolean): Record<string, string>
-}
-
 /** The windows of one rate limit: accepted keys apart from a bounded map of every other token. */
-export function createRateLimiter(limit: RateLimit, now: () => number): RateLimiter {
+export function createRateLimiter(limit: RateLimit, now: () => number) {
   const known = new Map<string, Window>()
   const unknown = new Map<string, Window>()
   return {
-    consume(token, accepted) {
+    /**
+     * Counts one request for a key and returns the RateLimit headers to send,
+     * or throws a 429 `ApiError` when the window's budget is spent. `accepted`
+     * says whether the scenario accepts the key: those keep their windows
+     * whatever a flood of other tokens does.
+     */
+    consume(token: string, accepted: boolean): Record<string, string> {
       const time = now()
       const windows = accepted ? known : unknown
       const key = accepted ? token : boundedKey(token)
