@@ -9,9 +9,9 @@ export type VerifySimulatorOptions = Pick<SimulatorOptions, 'seed' | 'exposeStat
 
 const SUFFIX = '-calibrated'
 
-/** Two calibrations as one; the second wins field by field (deprecation date by date). */
-export function mergeCalibrations(first: Calibration, second: Calibration): Calibration {
-  const merged: Calibration = { ...first, ...second }
+/** Two calibrations as one, or a scenario calibrated; the second wins field by field (deprecation date by date). */
+export function mergeCalibrations<T extends Calibration>(first: T, second: Calibration): T {
+  const merged: T = { ...first, ...second }
   if (first.deprecation !== undefined || second.deprecation !== undefined)
     merged.deprecation = { ...first.deprecation, ...second.deprecation }
   if (first.pets !== undefined || second.pets !== undefined) merged.pets = { ...first.pets, ...second.pets }
@@ -41,12 +41,5 @@ export function calibratedScenario(options: VerifySimulatorOptions, calibration:
       ...(deprecatedAt === undefined ? {} : { deprecatedAt: isoDate(deprecatedAt) }),
       ...(sunsetAt === undefined ? {} : { sunsetAt: isoDate(sunsetAt) }),
     }
-  const merged = mergeCalibrations(
-    {
-      ...(scenario.deprecation === undefined ? {} : { deprecation: scenario.deprecation }),
-      ...(scenario.pets === undefined ? {} : { pets: scenario.pets }),
-    },
-    calibration,
-  )
-  return { ...scenario, ...merged }
+  return mergeCalibrations(scenario, calibration)
 }
