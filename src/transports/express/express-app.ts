@@ -43,11 +43,10 @@ export function createSimulatorApp(options: SimulatorAppOptions = {}): Simulator
   const { sim, basePath } = simulatorFor(options, createSimulator)
   // What the server itself fails at; what the simulator fails at, its own onError is told.
   const report = errorReporter(options.onError)
-  const admin = options.admin ?? true
   const listener = createFrontDoor({
     internals: internalsOf(sim),
     basePath,
-    admin: admin ? createAdminApp(sim, { token: options.adminToken, adminOrigins: options.adminOrigins, report }) : null,
+    admin: options.admin === false ? null : createAdminApp(sim, { token: options.adminToken, adminOrigins: options.adminOrigins, report }),
     log: options.log,
     report,
     hostCheck: createHostCheck({ allowedHosts: options.allowedHosts }),
