@@ -7,22 +7,10 @@ interface Entry {
   seq: number
 }
 
-/** Transitions by the time they fall due: at most one per order, soonest first. */
-export interface Schedule {
-  /** Puts the order's transition at `due`, replacing the one it had. */
-  set(id: Int64Key, due: number): void
-  delete(id: Int64Key): void
-  /** Takes out every transition due at `time` or before, soonest first. */
-  takeDue(time: number): Int64Key[]
-  /** When the soonest falls due, or undefined when none is left. */
-  soonest(): number | undefined
-  entries(): readonly { id: Int64Key; due: number }[]
-  clear(): void
-}
-
 const before = (a: Entry, b: Entry) => a.due < b.due || (a.due === b.due && a.seq < b.seq)
 
-export function createSchedule(): Schedule {
+/** Transitions by the time they fall due: at most one per order, soonest first. */
+export function createSchedule() {
   let queue: Entry[] = []
   const byId = new Map<Int64Key, Entry>()
   let seq = 0
@@ -35,7 +23,8 @@ export function createSchedule(): Schedule {
   }
 
   return {
-    set(id, due) {
+    /** Puts the order's transition at `due`, replacing the one it had. */
+    set(id: Int64Key, due: number): void {
       remove(id)
       const entry = { id, due, seq: seq++ }
       byId.set(id, entry)
@@ -50,15 +39,17 @@ export function createSchedule(): Schedule {
       queue.splice(low, 0, entry)
     },
     delete: remove,
-    takeDue(time) {
+    /** Takes out every transition due at `time` or before, soonest first. */
+    takeDue(time: number): Int64Key[] {
       let count = 0
       while (count < queue.length && (queue[count] as Entry).due <= time) count++
       const due = queue.splice(0, count)
       for (const entry of due) byId.delete(entry.id)
       return due.map((entry) => entry.id)
     },
+    /** When the soonest falls due, or undefined when none is left. */
     soonest: () => queue[0]?.due,
-    entries: () => queue,
+    entries: (): readonly { id: Int64Key; due: number }[] => queue,
     clear() {
       queue = []
       byId.clear()

@@ -5,31 +5,23 @@ export const MAX_LEDGER_INTERACTIONS = 1000
 export const MAX_LEDGER_BYTES = 256 * 1024
 const FACTS_BYTES = 128
 
-/**
- * The interactions a journal let go (cleared, or pushed out of its ring), kept
- * once each so that a pact still holds them: `journal.clear()` before each
- * test must not empty the pact written after the last one.
- */
-export interface InteractionLedger {
-  /** True when the ledger holds the interaction (kept now or before), false when it did not fit. */
-  keep(facts: InteractionFacts): boolean
-  /** The kept interactions, oldest first. */
-  facts(): readonly InteractionFacts[]
-  /** How many requests' interactions did not fit (each time one arrived, so a count, not a set: it costs no memory). */
-  leftOut(): number
-}
-
 /** The request a pact interaction comes from, as one string: equal strings give the same interaction. */
 function keyOf(facts: InteractionFacts): string {
   return `${facts.method} ${facts.path}\n${facts.status} ${facts.code}\n${facts.orderId} ${facts.given}\n${facts.authorization}`
 }
 
-export function createInteractionLedger(): InteractionLedger {
+/**
+ * The interactions a journal let go (cleared, or pushed out of its ring), kept
+ * once each so that a pact still holds them: `journal.clear()` before each
+ * test must not empty the pact written after the last one.
+ */
+export function createInteractionLedger() {
   const kept = new Map<string, InteractionFacts>()
   let bytes = 0
   let dropped = 0
   return {
-    keep(facts) {
+    /** True when the ledger holds the interaction (kept now or before), false when it did not fit. */
+    keep(facts: InteractionFacts): boolean {
       const key = keyOf(facts)
       if (kept.has(key)) return true
       const cost = key.length + (facts.message?.length ?? 0) + FACTS_BYTES
@@ -42,7 +34,9 @@ export function createInteractionLedger(): InteractionLedger {
       kept.set(key, { method, path, status, operation, orderId, given, authorization, code, message })
       return true
     },
-    facts: () => [...kept.values()],
+    /** The kept interactions, oldest first. */
+    facts: (): readonly InteractionFacts[] => [...kept.values()],
+    /** How many requests' interactions did not fit (each time one arrived, so a count, not a set: it costs no memory). */
     leftOut: () => dropped,
   }
 }

@@ -5,13 +5,6 @@ const DEBOUNCE_MS = 100
 /** Where the folder cannot be watched (or went away), it is looked at this often instead. */
 const POLL_MS = 2000
 
-/** Keeps a folder looked at: `follow` after each look says what was found. */
-export interface FolderWatch {
-  /** After a look: `missing` when the folder could not be read, `replaced` when it is another folder at the same path. */
-  follow(missing: boolean, replaced: boolean): void
-  close(): void
-}
-
 /**
  * Calls `look` shortly after the folder changes: watched where it can be,
  * polled every 2 s where it cannot (or is gone, until it is back). One
@@ -19,7 +12,7 @@ export interface FolderWatch {
  * the machine's, not the simulator's time source: they pace the file
  * system's own events, which a test's clock does not move.
  */
-export function watchFolder(fs: FolderFileSystem, folder: string, look: () => void): FolderWatch {
+export function watchFolder(fs: FolderFileSystem, folder: string, look: () => void) {
   let watcher: ReturnType<FolderFileSystem['watch']> | undefined
   let pending: ReturnType<typeof setTimeout> | undefined
   let poll: ReturnType<typeof setInterval> | undefined
@@ -50,7 +43,8 @@ export function watchFolder(fs: FolderFileSystem, folder: string, look: () => vo
   }
 
   return {
-    follow(missing, replaced) {
+    /** After a look: `missing` when the folder could not be read, `replaced` when it is another folder at the same path. */
+    follow(missing: boolean, replaced: boolean): void {
       if (closed) return
       if (missing || replaced) {
         watcher?.close()
