@@ -42,11 +42,10 @@ export function createAdminOriginCheck(extraOrigins: readonly string[] = []): (c
           return null
       }
     }
-    const from = origin ?? 'a cross-site page'
     return new ApiError(
       403,
       ErrorCode.ForbiddenOrigin,
-      `The admin API answers its operator only, not a web page of another origin (${quote(from)}). ` +
+      `The admin API answers its operator only, not a web page of another origin (${quote(origin ?? 'a cross-site page')}). ` +
         `To allow a dashboard on another host, start the simulator with --admin-origins <origin>.`,
     )
   }
