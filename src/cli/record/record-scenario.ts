@@ -9,7 +9,7 @@ import { jsonOf } from '../verify/facts.js'
 import { listOf } from '../verify/list-checks.js'
 import { createProbeClient, type Observed, type ProbeRequest } from '../verify/probe-client.js'
 import { redactor } from '../verify/redact-key.js'
-import { describeOrders, ordersFromList } from './orders-from-list.js'
+import { describeOrders, type ListedOrders, ordersFromList } from './orders-from-list.js'
 
 export interface RecordOptions {
   /** The deployment's base URL, without a trailing "/" (`parseRecordCommandLine` checks it). */
@@ -48,7 +48,8 @@ function codeOf(observed: Observed): string {
   return typeof code === 'string' ? ` ${JSON.stringify(code.slice(0, 80))}` : ''
 }
 
-async function readList(send: Send, options: RecordOptions): Promise<unknown[]> {
+/** The service's list as a scenario's orders; a list that cannot be read or held is a `RecordError`. */
+async function readList(send: Send, options: RecordOptions): Promise<ListedOrders> {
   const observed = await send({ method: 'GET', path: '/store/orders', headers: { Authorization: `Bearer ${options.key}` } })
   if (observed.kind === 'failure') throw new RecordError(`Failed to reach ${options.target}: ${observed.reason}.`)
   if (observed.status !== 200)
@@ -57,7 +58,11 @@ async function readList(send: Send, options: RecordOptions): Promise<unknown[]> 
     )
   const list = listOf(observed)
   if ('problem' in list) throw new RecordError(`GET ${options.target}/store/orders did not answer a list of orders: ${list.problem}.`)
-  return list.orders
+  try {
+    return ordersFromList(list.orders)
+  } catch (error) {
+    throw new RecordError(`GET ${options.target}/store/orders: ${error instanceof Error ? error.message : String(error)}.`)
+  }
 }
 
 /** Whether a pet record can be a scenario's (JSON, not nested too deep). */
@@ -114,13 +119,7 @@ export async function recordScenario(options: RecordOptions): Promise<Scenario> 
   })
   const redact = redactor(options.key)
   try {
-    let listed: ReturnType<typeof ordersFromList>
-    try {
-      listed = ordersFromList(await readList(send, options))
-    } catch (error) {
-      if (error instanceof RecordError) throw error
-      throw new RecordError(`GET ${options.target}/store/orders: ${error instanceof Error ? error.message : String(error)}.`)
-    }
+    const listed = await readList(send, options)
     const petIds = [...new Set(listed.orders.flatMap((order) => int64Key(order.petId) ?? []))]
     const recordedPets = options.pets ? await readPets(send, options.key, petIds) : undefined
     const scenario: Scenario = {
