@@ -50,14 +50,7 @@ export function coverageOf(counts: ReadonlyMap<string, number>, provoked: Provok
 }
 
 /** A state's counts: they outlive resets and journal clears, until `clear`. */
-export interface CoverageCounter {
-  /** Counts one request's record (the dispatcher's, once per request): what an operation's rules or controls answered. */
-  count(record: JournalRecord): void
-  report(sunsetAt: Date): Coverage
-  clear(): void
-  /** Moves on every count and clear: what a watcher compares. */
-  revision(): number
-}
+export type CoverageCounter = ReturnType<typeof createCoverageCounter>
 
 /** One documented outcome's count, found by comparing fields: no id is built per answer, so counting costs the list next to nothing. */
 interface Slot {
@@ -94,7 +87,7 @@ function provokedCode({ code = null, fault }: JournalRecord): string | null {
  * the documented outcomes, and per operation the statuses faults, `Prefer`
  * and the rate limit make (a few dozen), so it needs no bound in bytes.
  */
-export function createCoverageCounter(): CoverageCounter {
+export function createCoverageCounter() {
   const slots = slotsByOperation()
   const provoked = new Map<string, ProvokedCount>()
   const calls = new Map<string, number>()
@@ -108,7 +101,8 @@ export function createCoverageCounter(): CoverageCounter {
     else known.count++
   }
   return {
-    count(record) {
+    /** Counts one request's record (the dispatcher's, once per request): what an operation's rules or controls answered. */
+    count(record: JournalRecord): void {
       const { operation, status, aborted = false, delayed = false } = record
       // Only what reached an operation's rules or controls: not a refused session or a body over the limit.
       if (operation === null || record.answeredBy === undefined || record.answeredBy === 'refused') return
@@ -131,7 +125,7 @@ export function createCoverageCounter(): CoverageCounter {
       if (delayed && aborted) countProvoked(record, 'latency', 'aborted', false, 0)
       else if (delayed) countProvoked(record, 'latency', control === undefined ? code : provokedCode(record), empty)
     },
-    report(sunsetAt) {
+    report(sunsetAt: Date): Coverage {
       const deprecated = SPEC_OUTCOMES.deprecated.map((entry) => ({
         ...entry,
         calls: calls.get(entry.operation) ?? 0,
@@ -150,6 +144,7 @@ export function createCoverageCounter(): CoverageCounter {
       calls.clear()
       revision++
     },
+    /** Moves on every count and clear: what a watcher compares. */
     revision: () => revision,
   }
 }
