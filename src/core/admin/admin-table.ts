@@ -42,14 +42,12 @@ export type ClientOperationId = {
 export const isCallable = (operation: AdminOperation) =>
   operation.page !== true && operation.protocol !== true && operation.answer.media === undefined
 
-const entries = Object.entries(ADMIN_OPERATIONS) as [AdminOperationId, AdminOperation][]
-
 /** An express-style path under the router (`/orders/:orderId`; `/` for /__sim itself). */
 export const routePath = (path: string) => (path === '' ? '/' : path.replace(/\{(\w+)\}/g, ':$1'))
 
-const patterns = entries
-  .filter(([, operation]) => operation.page !== true)
-  .map(([, operation]) => ({
+const patterns = (Object.values(ADMIN_OPERATIONS) as AdminOperation[])
+  .filter((operation) => operation.page !== true)
+  .map((operation) => ({
     method: operation.method,
     pattern: new RegExp(`^${routePath(operation.path).replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`),
   }))
