@@ -25,19 +25,7 @@ export interface ClockState {
   pending: PendingTransition[]
 }
 
-export interface OrderLifecycle {
-  /** Starts afresh from a load or a reset: the clock back to real time, each pending order of `orders` scheduled, in list order. */
-  restart(rule: LifecycleRule | null, seed: number, orders: readonly OrderRecord[]): void
-  /** The order became pending (added, or set back to pending): it ships after the rule's delay from now. */
-  schedule(id: Int64Key): void
-  /** The order will not ship on its own (cancelled, shipped, removed). */
-  unschedule(id: Int64Key): void
-  /** Moves the clock on and applies every transition that falls due, in order; settles once the model holds them. */
-  advance(ms: number): Promise<void>
-  clock(): ClockState
-  /** No timer from now on (a dropped session, a closed simulator); the clock still moves when advanced. */
-  stop(): void
-}
+export type OrderLifecycle = ReturnType<typeof createOrderLifecycle>
 
 /** The longest a timer may wait (about 24.8 days); a lifecycle is at most a day, so this only guards. */
 const MAX_TIMER_MS = 2 ** 31 - 1
@@ -89,7 +77,7 @@ function oneTimer(time: TimeSource, run: () => void): { arm(at: number, inMs: nu
  * One unref'd timer, for the soonest transition; a ship is a change of the
  * store, so a cancel and a ship of one order end one way only.
  */
-export function createOrderLifecycle(store: OrderStore, report: (error: unknown) => void, time: TimeSource): OrderLifecycle {
+export function createOrderLifecycle(store: OrderStore, report: (error: unknown) => void, time: TimeSource) {
   let rule: LifecycleRule | null = null
   let random = seededRandom(0)
   let offset = 0
@@ -124,7 +112,8 @@ export function createOrderLifecycle(store: OrderStore, report: (error: unknown)
   }
 
   return {
-    restart(next, seed, orders) {
+    /** Starts afresh from a load or a reset: the clock back to real time, each pending order of `orders` scheduled, in list order. */
+    restart(next: LifecycleRule | null, seed: number, orders: readonly OrderRecord[]): void {
       rule = next
       random = seededRandom(seed)
       offset = 0
@@ -135,20 +124,23 @@ export function createOrderLifecycle(store: OrderStore, report: (error: unknown)
       }
       arm()
     },
-    schedule(id) {
+    /** The order became pending (added, or set back to pending): it ships after the rule's delay from now. */
+    schedule(id: Int64Key): void {
       if (rule === null) return
       schedule.set(id, now() + delay(rule))
       arm()
     },
-    unschedule(id) {
+    /** The order will not ship on its own (cancelled, shipped, removed). */
+    unschedule(id: Int64Key): void {
       schedule.delete(id)
       arm()
     },
-    advance(ms) {
+    /** Moves the clock on and applies every transition that falls due, in order; settles once the model holds them. */
+    advance(ms: number): Promise<void> {
       offset += ms
       return applyDue()
     },
-    clock() {
+    clock(): ClockState {
       // A cancel does not tell the lifecycle; what is no longer pending will not ship, so it is not shown.
       const pendingNow = new Set(store.all().flatMap((order) => (order.status === 'pending' ? [order.id] : [])))
       return {
@@ -162,7 +154,8 @@ export function createOrderLifecycle(store: OrderStore, report: (error: unknown)
           ),
       }
     },
-    stop() {
+    /** No timer from now on (a dropped session, a closed simulator); the clock still moves when advanced. */
+    stop(): void {
       stopped = true
       timer.disarm()
     },
