@@ -24,13 +24,11 @@ export function closestName(name: string, known: readonly string[]): string | un
 
 /** " Did you mean --port?" for the first unknown flag close to a known one, else ''. */
 export function unknownFlagHint(argv: readonly string[], flags: readonly Flag[] = FLAGS): string {
+  const names = flags.map((flag) => flag.name)
   for (const arg of argv) {
     const name = /^--([^=]+)/.exec(arg)?.[1]
-    if (name === undefined || flags.some((flag) => flag.name === name)) continue
-    const closest = closestName(
-      name,
-      flags.map((flag) => flag.name),
-    )
+    if (name === undefined || names.includes(name)) continue
+    const closest = closestName(name, names)
     if (closest !== undefined) return ` Did you mean --${closest}?`
   }
   return ''

@@ -30,14 +30,12 @@ export function unknownVariableWarnings(
   const fold = (name: string) => (ignoreCase ? name.toUpperCase() : name)
   const known = knownVariables()
   const knownFolded = new Set(known.map(fold))
+  const suffixes = known.map((each) => each.slice(PREFIX.length))
   return Object.keys(env)
     .filter((name) => name.toUpperCase().startsWith(PREFIX) && !knownFolded.has(fold(name)))
     .sort()
     .map((name) => {
-      const meant = closestName(
-        name.slice(PREFIX.length).toUpperCase(),
-        known.map((each) => each.slice(PREFIX.length)),
-      )
+      const meant = closestName(name.slice(PREFIX.length).toUpperCase(), suffixes)
       const hint = meant === undefined ? '' : ` (did you mean ${PREFIX}${meant}?)`
       return `Warning: ${escapeControls(name)} is set, but petstore-sim reads no such variable${hint}; it has no effect.`
     })
