@@ -27,6 +27,28 @@ interface SessionEntry {
   recreated: 'expired' | null
 }
 
+export interface Sessions {
+  /**
+   * The session `id`, made from `current()` when it does not exist, unless
+   * `beforeCreate` throws. Throws a `ValidationError` for a bad id, and an
+   * `ApiError` 503 `too_many_sessions` when a new one would pass a bound.
+   */
+  get(id: string, beforeCreate?: (active: ActiveScenario) => void): SimulatorInstance
+  list(): SessionInfo[]
+  end(id: string): boolean
+  /** Whether a session with this id is live, without touching it. */
+  has(id: string): boolean
+  /** What the sessions hold in all, and the default state's recordings, in bytes, as counted against the bound. */
+  bytes(): number
+  /**
+   * Charges the default state's recorded routes against the same bound: what the sessions may hold in
+   * all (--max-session-memory) bounds every state's recordings. Throws past it; never closed.
+   */
+  chargeDefault: SessionCharge
+  /** Stops the timers of every session. */
+  close(): void
+}
+
 /** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
 export type SessionCharge = (bytes: number) => void
 
@@ -48,7 +70,7 @@ export function createSessions(
   current: () => ActiveScenario,
   create: (active: ActiveScenario, charge: SessionCharge) => SimulatorInstance,
   now: () => number,
-) {
+): Sessions {
   // Least recently used first, so the idle ones are at the front: no walk of them all.
   const sessions = new Map<string, SessionEntry>()
   // Ids of sessions dropped when idle lately (oldest first).
@@ -117,12 +139,7 @@ export function createSessions(
   }
 
   return {
-    /**
-     * The session `id`, made from `current()` when it does not exist, unless
-     * `beforeCreate` throws. Throws a `ValidationError` for a bad id, and an
-     * `ApiError` 503 `too_many_sessions` when a new one would pass a bound.
-     */
-    get(id: string, beforeCreate?: (active: ActiveScenario) => void): SimulatorInstance {
+    get(id, beforeCreate) {
       if (!SESSION_ID.test(id))
         throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
       const time = now()
@@ -141,21 +158,14 @@ export function createSessions(
       return entry.instance
     },
     list: () => [...sessions].map(([id, entry]) => infoOf(id, entry)),
-    end(id: string) {
+    end(id) {
       const entry = sessions.get(id)
       if (entry !== undefined) release(id, entry)
       return entry !== undefined
     },
-    /** Whether a session with this id is live, without touching it. */
-    has: (id: string) => sessions.has(id),
-    /** What the sessions hold in all, and the default state's recordings, in bytes, as counted against the bound. */
+    has: (id) => sessions.has(id),
     bytes: () => used,
-    /**
-     * Charges the default state's recorded routes against the same bound: what the sessions may hold in
-     * all (--max-session-memory) bounds every state's recordings. Throws past it; never closed.
-     */
     chargeDefault: chargeOf({ bytes: 0, closed: false }),
-    /** Stops the timers of every session. */
     close() {
       for (const { instance } of sessions.values()) instance.lifecycle.stop()
     },
