@@ -5,7 +5,6 @@ import { invalidRequest } from '../../../core/api-error.js'
 import type { ErrorReporter } from '../../../core/dispatch/error-reporter.js'
 import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { McpServerOptions } from '../../mcp/mcp-server.js'
-import { sendError } from '../../node/node-edge.js'
 import { packageFile, packageVersion } from '../../node/package-root.js'
 import { readJson } from './admin-json.js'
 
@@ -29,15 +28,11 @@ export function mcpRoute(sim: SimulatorCore, scenarios: ScenarioSource, report: 
   // What depends on the package only, made on the first call: the tools from the admin document, the version.
   let made: Pick<McpServerOptions, 'tools' | 'version'> | undefined
   return (req, res, next) => {
-    let message: unknown
-    try {
-      message = messageOf(req)
-    } catch (error) {
-      sendError(res, error)
-      return
-    }
-    import('../../mcp/mcp-http.js')
-      .then(({ answerMcpPost, adminTools }) => {
+    // A refused message goes to the admin app's error handler (a 400 Error body) before the SDK is loaded.
+    Promise.resolve(req)
+      .then(messageOf)
+      .then(async (message) => {
+        const { answerMcpPost, adminTools } = await import('../../mcp/mcp-http.js')
         made ??= { tools: adminTools(), version: packageVersion() }
         return answerMcpPost(req.headers, message, {
           ...made,
