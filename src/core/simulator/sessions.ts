@@ -52,12 +52,33 @@ export interface Sessions {
 /** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
 export type SessionCharge = (bytes: number) => void
 
+/** Throws the `ValidationError` of a bad session id. */
+function checkId(id: string): void {
+  if (!SESSION_ID.test(id)) {
+    throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
+  }
+}
+
 /** The 503 of a bound the sessions reached, with when to try again. */
 function tooManySessions(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError(503, ErrorCode.TooManySessions, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
 }
 
 const HOW_TO_END = 'End sessions you no longer need (DELETE /__sim/sessions/{id}, or sim.endSession(id) in process)'
+
+/** A session's charge against the bytes all sessions share: refused past `limit`, nothing counted once the session is gone. */
+function boundedCharge(
+  account: Account,
+  pool: { used(): number; add(bytes: number): void; refuse(): ApiError; limit: number },
+): SessionCharge {
+  return (bytes) => {
+    if (account.closed) return
+    if (bytes > 0 && pool.used() + bytes > pool.limit) throw pool.refuse()
+    const change = Math.max(bytes, -account.bytes)
+    pool.add(change)
+    account.bytes += change
+  }
+}
 
 /**
  * Sessions by id, bounded in number and in bytes, dropped only when idle or
@@ -98,20 +119,17 @@ export function createSessions(
     return oldest === undefined ? 1 : (oldest.lastUsed + limits.idleMs - time) / 1000
   }
 
-  /** A charge against the bytes all sessions share: refused past the bound, nothing counted once the session is gone. */
-  function chargeOf(account: Account): SessionCharge {
-    return (bytes) => {
-      if (account.closed) return
-      if (bytes > 0 && used + bytes > limits.maxSessionBytes)
-        throw tooManySessions(
+  const chargeOf = (account: Account): SessionCharge =>
+    boundedCharge(account, {
+      used: () => used,
+      add: (bytes) => (used += bytes),
+      refuse: () =>
+        tooManySessions(
           `The sessions (with the routes the default state recorded) hold ${mebibytes(used)} of the ${mebibytes(limits.maxSessionBytes)} they may in all (sessions.maxBytes, --max-session-memory). ${HOW_TO_END}, or reset this one.`,
           untilRoom(now()),
-        )
-      const change = Math.max(bytes, -account.bytes)
-      used += change
-      account.bytes += change
-    }
-  }
+        ),
+      limit: limits.maxSessionBytes,
+    })
 
   function open(id: string, time: number, beforeCreate: ((active: ActiveScenario) => void) | undefined): SessionEntry {
     if (limits.maxSessions === 0) throw new ValidationError(SESSION_HEADER, 'Sessions are turned off (sessions.max is 0).')
@@ -140,8 +158,7 @@ export function createSessions(
 
   return {
     get(id, beforeCreate) {
-      if (!SESSION_ID.test(id))
-        throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
+      checkId(id)
       const time = now()
       for (const [key, entry] of sessions) {
         if (time - entry.lastUsed <= limits.idleMs) break
