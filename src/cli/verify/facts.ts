@@ -34,11 +34,6 @@ function errorCode(status: number, body: Uint8Array): string {
   return statusField === status ? code : `${code} (but its status field says ${statusField})`
 }
 
-/** The scheme of a header such as WWW-Authenticate (`Bearer realm="x"` is `Bearer`), or (none). */
-function schemeOf(value: string | null): string {
-  return value === null ? '(none)' : (value.trim().split(/[\s,]/)[0] ?? '')
-}
-
 /**
  * The facts of an answer every check compares: its status, the Error code of
  * an error, and the named headers (`WWW-Authenticate` by its scheme, `Allow`
@@ -50,19 +45,13 @@ export function answerFacts(observed: Observed, headers: readonly string[] = [])
   if (observed.status >= 400) facts.push(['code', errorCode(observed.status, observed.body)])
   for (const name of headers) {
     const value = observed.headers.get(name)
-    if (name === 'WWW-Authenticate') facts.push([name, schemeOf(value)])
-    else if (name === 'Allow')
-      facts.push([
-        name,
-        value === null
-          ? '(none)'
-          : value
-              .split(',')
-              .map((method) => method.trim().toUpperCase())
-              .sort()
-              .join(', '),
-      ])
-    else facts.push([name, value ?? '(none)'])
+    if (value === null) facts.push([name, '(none)'])
+    // `Bearer realm="x"` is `Bearer`.
+    else if (name === 'WWW-Authenticate') facts.push([name, value.trim().split(/[\s,]/)[0] ?? ''])
+    else if (name === 'Allow') {
+      const methods = value.split(',').map((method) => method.trim().toUpperCase())
+      facts.push([name, methods.sort().join(', ')])
+    } else facts.push([name, value])
   }
   return facts
 }
