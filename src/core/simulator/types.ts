@@ -104,14 +104,11 @@ export interface SimulatorOptions {
   time?: TimeSource
 }
 
-interface ResetOptions {
+/** The one-argument form of `reset`, shaped like the body of the admin API's reset. */
+export interface ResetRequest {
+  scenario?: string | Scenario
   /** Replaces the seed of the scenario's order generator from now on. */
   seed?: number
-}
-
-/** The one-argument form of `reset`, shaped like the body of the admin API's reset. */
-export interface ResetRequest extends ResetOptions {
-  scenario?: string | Scenario
 }
 
 /** Which scenario is loaded, and where it came from. */
@@ -158,7 +155,7 @@ export interface SimulatorView extends ScenarioExport {
    * sim.reset('default', { seed: 7 })          // switch, with another generator seed
    * sim.reset({ scenario: 'shipped', seed: 7 }) // the same as one object
    */
-  reset(scenario?: string | Scenario | ResetRequest, options?: ResetOptions): Promise<void>
+  reset(scenario?: string | Scenario | ResetRequest, options?: Pick<ResetRequest, 'seed'>): Promise<void>
   /** The current orders, status included, in list order. */
   orders(): Order[]
   /** One order, status included, or undefined when no order has this id (a number, bigint or decimal string). */
