@@ -26,10 +26,9 @@ export function parseDuration(value: unknown, field: string): number {
     if (match !== null) ms = Number(match[1]) * (UNIT_MS[match[2] as string] as number)
   }
   if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > MAX_DURATION_MS) {
-    const shown = quote(value)
     throw new ValidationError(
       field,
-      `${field} must be a duration from 0 to 24h such as "30s", "250ms", "10m" or "2h" (or a number of milliseconds), got ${shown}.`,
+      `${field} must be a duration from 0 to 24h such as "30s", "250ms", "10m" or "2h" (or a number of milliseconds), got ${quote(value)}.`,
     )
   }
   return Math.round(ms)
