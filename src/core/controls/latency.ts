@@ -4,7 +4,7 @@ import { ValidationError } from '../validation-error.js'
 import { quote } from '../quote-value.js'
 
 /** A delay in milliseconds: fixed, or drawn uniformly from a range. */
-interface Latency {
+export interface Latency {
   min: number
   max: number
 }
