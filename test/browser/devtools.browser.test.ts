@@ -33,7 +33,7 @@ async function openDemo(context: BrowserContext, origin: string, query: string):
 async function bundleMountDevtools(): Promise<string> {
   const result = await build({
     stdin: {
-      contents: `import { createSimulator } from './src/transports/msw/msw-simulator.ts'
+      contents: `import { createSimulator } from './src/browser.ts'
         import { mountDevtools } from './src/devtools/mount-devtools.ts'
         Object.assign(globalThis, { createSimulator, mountDevtools })`,
       resolveDir: ROOT,
