@@ -15,18 +15,17 @@ export async function recordMain(
   env: Readonly<Record<string, string | undefined>>,
   out: CommandOutput,
 ): Promise<number> {
-  let parsed: ReturnType<typeof parseRecordCommandLine>
+  let command: ReturnType<typeof parseRecordCommandLine>
   try {
-    parsed = parseRecordCommandLine(argv, env)
+    command = parseRecordCommandLine(argv, env)
   } catch (error) {
     out.stderr(`${escapeControls(firstLine(error))}\n`)
     return EXIT.cannotRun
   }
-  if (parsed.kind === 'help') {
+  if (command.kind === 'help') {
     out.stdout(`${recordHelpText()}\n`)
     return EXIT.written
   }
-  const command = parsed
   const redact = redactor(command.key)
   const fail = (line: string) => {
     out.stderr(`${escapeControls(redact(line))}\n`)

@@ -43,18 +43,17 @@ export async function verifyMain(
   env: Readonly<Record<string, string | undefined>>,
   out: CommandOutput,
 ): Promise<number> {
-  let parsed: ReturnType<typeof parseVerifyCommandLine>
+  let command: ReturnType<typeof parseVerifyCommandLine>
   try {
-    parsed = parseVerifyCommandLine(argv, env)
+    command = parseVerifyCommandLine(argv, env)
   } catch (error) {
     out.stderr(`${escapeControls(error instanceof Error ? error.message : String(error))}\n`)
     return EXIT.cannotRun
   }
-  if (parsed.kind === 'help') {
+  if (command.kind === 'help') {
     out.stdout(`${verifyHelpText()}\n`)
     return EXIT.match
   }
-  const command = parsed
   for (const line of unknownVariableWarnings(env)) out.stderr(`${line}\n`)
   const redact = redactor(command.key)
   try {
