@@ -3,7 +3,10 @@ import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import { ValidationError } from '../validation-error.js'
 import { quote } from '../quote-value.js'
 
-/** A delay in milliseconds: fixed, or drawn uniformly from a range. */
+/**
+ * A delay in milliseconds: fixed, or drawn uniformly from a range.
+ * @public Named in the declarations emitted for the controls and the options.
+ */
 export interface Latency {
   min: number
   max: number
