@@ -64,11 +64,11 @@ function unavailable(dir: string, error: unknown): ApiError {
   )
 }
 
-function scenarioExists(name: string, file: string): ApiError {
+function scenarioExists(name: string): ApiError {
   return new ApiError(
     409,
     ErrorCode.ScenarioExists,
-    `The scenarios folder already has "${name}" (${file}); send "overwrite": true to replace it, or pick another name.`,
+    `The scenarios folder already has "${name}" (${name}.json); send "overwrite": true to replace it, or pick another name.`,
   )
 }
 
@@ -84,6 +84,14 @@ export function createScenarioWriter(
 ): (name: string, text: string, overwrite: boolean) => Promise<{ path: string; overwritten: boolean }> {
   // One promise per name being saved; each is removed once its last save is done.
   const running = new Map<string, Promise<unknown>>()
+  function exists(path: string): boolean {
+    try {
+      fs.statSync(path)
+      return true
+    } catch {
+      return false
+    }
+  }
 
   async function write(name: string, text: string, overwrite: boolean): Promise<{ path: string; overwritten: boolean }> {
     const bytes = new TextEncoder().encode(text).byteLength
@@ -96,14 +104,8 @@ export function createScenarioWriter(
       )
     const path = fs.join(dir, `${name}.json`)
     const temporary = fs.join(dir, temporaryName(name))
-    let existed = false
-    try {
-      fs.statSync(path)
-      existed = true
-    } catch {
-      // Not there yet.
-    }
-    if (existed && !overwrite) throw scenarioExists(name, `${name}.json`)
+    const existed = exists(path)
+    if (existed && !overwrite) throw scenarioExists(name)
     // Set once the temporary file may exist: a failure at any step after it removes it (a partial file on a full disk too).
     let created = false
     try {
@@ -128,15 +130,10 @@ export function createScenarioWriter(
   /** A name taken meanwhile is the 409 of an existing scenario; a filesystem without links gets a rename. */
   async function linkFallback(error: unknown, temporary: string, path: string, name: string): Promise<void> {
     const code = systemErrorCode(error)
-    if (code === 'EEXIST') throw scenarioExists(name, `${name}.json`)
+    if (code === 'EEXIST') throw scenarioExists(name)
     if (code === undefined || !NO_HARD_LINKS.has(code)) throw error
-    try {
-      fs.statSync(path)
-    } catch {
-      await fs.rename(temporary, path)
-      return
-    }
-    throw scenarioExists(name, `${name}.json`)
+    if (exists(path)) throw scenarioExists(name)
+    await fs.rename(temporary, path)
   }
 
   return (name, text, overwrite) => {
