@@ -155,13 +155,8 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
 
 /** Every tool, in the table's order, with the plan its calls follow. */
 export function adminTools(): { definitions: ToolDefinition[]; plans: Map<string, ToolPlan> } {
-  const definitions: ToolDefinition[] = []
-  const plans = new Map<string, ToolPlan>()
-  for (const [name, operation] of Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][]) {
-    if (!isTool(operation)) continue
-    const { definition, plan } = toolOf(name, operation)
-    definitions.push(definition)
-    plans.set(name, plan)
-  }
-  return { definitions, plans }
+  const tools = (Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][])
+    .filter(([, operation]) => isTool(operation))
+    .map(([name, operation]) => toolOf(name, operation))
+  return { definitions: tools.map(({ definition }) => definition), plans: new Map(tools.map(({ plan }) => [plan.name, plan])) }
 }
