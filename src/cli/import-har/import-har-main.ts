@@ -61,16 +61,15 @@ export function importHarMain(argv: readonly string[], out: CommandOutput): numb
     out.stderr(`${escapeControls(line)}\n`)
     return 2
   }
+  let command: ReturnType<typeof parseImportHarCommandLine>
   let scenario: Scenario
-  let file: string | undefined
   try {
-    const command = parseImportHarCommandLine(argv)
+    command = parseImportHarCommandLine(argv)
     if (command === 'help') {
       out.stdout(`${importHarHelpText()}\n`)
       return 0
     }
     scenario = importHar(readHarFile(command.file), { name: command.name, base: command.base })
-    file = command.out
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     // Bad usage and bad input say it all; anything else is still one line, never a stack.
@@ -78,6 +77,6 @@ export function importHarMain(argv: readonly string[], out: CommandOutput): numb
       error instanceof HarImportError || error instanceof CliUsageError ? message : `Failed to import the HAR: ${message.split('\n')[0]}`,
     )
   }
-  const refused = writeScenarioOutput(file, scenario, out)
+  const refused = writeScenarioOutput(command.out, scenario, out)
   return refused === undefined ? 0 : fail(refused)
 }
