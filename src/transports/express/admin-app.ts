@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http'
 import express, { type ErrorRequestHandler } from 'express'
+import { allowedMethods } from '../../core/admin/admin-table.js'
 import { ApiError, invalidRequest } from '../../core/api-error.js'
 import { ADMIN_METHODS, adminCorsHeaders, preflightHeaders } from '../../core/cors.js'
 import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
@@ -73,6 +74,18 @@ export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): Re
       })
   })
   app.use(ADMIN_PREFIX, createAdminRouter(sim, options))
+  // Past the router: the 404 of an unknown admin path, the 405 of a known one with another method (Allow from the table).
+  app.use(ADMIN_PREFIX, (req, res) => {
+    const methods = allowedMethods(req.path)
+    sendError(
+      res,
+      methods === undefined
+        ? new ApiError(404, ErrorCode.NotFound, `No admin endpoint at ${req.method} /__sim${req.path}. GET /__sim lists them.`)
+        : new ApiError(405, ErrorCode.MethodNotAllowed, `${req.method} is not allowed on /__sim${req.path}; use ${methods}.`, {
+            Allow: methods,
+          }),
+    )
+  })
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy()

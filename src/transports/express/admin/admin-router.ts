@@ -7,7 +7,6 @@ import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { AdminAppOptions } from '../admin-app.js'
 import { sendError } from '../../node/node-edge.js'
 import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-document.js'
-import { adminFallback } from './admin-fallback.js'
 import { sendJson } from './admin-json.js'
 import { operationRoute } from './operation-route.js'
 import { scenarioSource } from '../../../core/admin/scenario-catalog.js'
@@ -80,6 +79,5 @@ export function createAdminRouter(
     router[operation.method.toLowerCase() as 'get'](routePath(operation.path), handler)
   }
   router.use('/demo', demoRouter())
-  router.use(adminFallback)
   return router
 }
