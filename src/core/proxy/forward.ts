@@ -228,7 +228,7 @@ export async function forward(request: ForwardRequest, options: ProxyOptions): P
       headers: passedBackHeaders(response.headers),
       setCookie: response.headers.getSetCookie(),
       body: answer,
-      }
+    }
   } catch (error) {
     if (request.signal?.aborted === true) throw request.signal.reason
     if (timedOut) return failed(ErrorCode.ProxyTimeout, 504, `The proxy target ${shown} sent no whole answer within ${timeoutMs / 1000} s.`)
