@@ -90,9 +90,8 @@ export function checkReachablePath(path: string, name = 'the base path'): string
   return path
 }
 
-function wholeNumber(value: number, field: string, message: string): number {
+function wholeNumber(value: number, field: string, message: string): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new ValidationError(field, message)
-  return value
 }
 
 /** A generator seed, as the options and `reset` take it. */
