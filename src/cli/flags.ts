@@ -253,9 +253,7 @@ export function helpText(): string {
     ],
     FLAGS,
     'Verify options (petstore-sim verify: compare a running service with the simulator; see verify --help).',
-    `It also takes ${VERIFY_FLAGS.filter((flag) => FLAGS.includes(flag))
-      .map((flag) => `--${flag.name}`)
-      .join(', ')} as above.`,
+    `It also takes ${SIMULATOR_FLAGS.map((name) => `--${name}`).join(', ')} as above.`,
     ...flagLines(VERIFY_FLAGS.filter((flag) => !FLAGS.some((own) => own.name === flag.name))),
     '',
     'Boolean variables take 1/true/yes or 0/false/no.',
