@@ -48,10 +48,9 @@ export function createAdminApp(sim: SimulatorCore, options: AdminAppOptions): Re
   // The admin API reads its query itself (readQuery), and parsing costs every request.
   app.set('query parser', false)
   const originCheck = createAdminOriginCheck(options.adminOrigins)
-  app.use((req, res, next) => {
+  app.use((req, _res, next) => {
     const refused = originCheck({ origin: req.headers.origin, secFetchSite: headerOf(req, 'sec-fetch-site'), host: req.headers.host })
-    if (refused === null) next()
-    else sendError(res, refused)
+    next(refused ?? undefined)
   })
   app.use((req, res, next) => {
     const headers = adminCorsHeaders(req.headers.origin)

@@ -5,7 +5,6 @@ import { errorReporter } from '../../../core/dispatch/error-reporter.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
 import type { SimulatorCore } from '../../../core/simulator/types.js'
 import type { AdminAppOptions } from '../admin-app.js'
-import { sendError } from '../../node/node-edge.js'
 import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-document.js'
 import { sendJson } from './admin-json.js'
 import { operationRoute } from './operation-route.js'
@@ -20,14 +19,11 @@ import { mcpRoute } from './mcp-route.js'
 /** Requires the admin token on everything but the demo page's static files. */
 function requireToken(token: string): RequestHandler {
   const expected = Buffer.from(`bearer ${token}`)
-  return (req, res, next) => {
+  return (req, _res, next) => {
     if (req.path === '/demo' || req.path.startsWith('/demo/')) return next()
     const given = Buffer.from((req.headers.authorization ?? '').replace(/^bearer(?= )/i, 'bearer'))
     if (given.length === expected.length && timingSafeEqual(given, expected)) return next()
-    sendError(
-      res,
-      unauthorized('The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).'),
-    )
+    next(unauthorized('The admin API needs its token: send "Authorization: Bearer <admin token>" (the order API keys do not open it).'))
   }
 }
 
@@ -59,8 +55,7 @@ export function createAdminRouter(
     try {
       res.locals['view'] = internals.view(sessionId, failAdmin)
     } catch (error) {
-      sendError(res, error)
-      return
+      return next(error)
     }
     if (made) res.on('finish', () => res.statusCode >= 400 && sim.endSession(sessionId))
     next()
