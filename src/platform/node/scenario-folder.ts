@@ -19,13 +19,6 @@ interface Entry extends FolderScenario {
   signature: string
 }
 
-/** What a test may put in place of Node's file system and clock. */
-export interface ScenarioFolderOptions {
-  fs?: FolderFileSystem
-  /** The time now in ms, for the age of temporary files left by saves: the simulator's time source. */
-  now?: () => number
-}
-
 /** The folder's inode, checking that it is one; a `ValidationError` otherwise. */
 function folderIdOf(fs: FolderFileSystem, folder: string): number {
   try {
@@ -58,12 +51,13 @@ function inspect(fs: FolderFileSystem, folder: string, file: string, signature: 
  * changed file is read), and watched (polled where watching fails) so that a
  * file that stops loading is reported through `warn` when it changes.
  * Temporary files that saves left over an hour ago are removed (said through
- * `warn`). Throws a `ValidationError` when `dir` is not a folder.
+ * `warn`). Throws a `ValidationError` when `dir` is not a folder. A test may
+ * pass its own `fs` and `now` (the simulator's time source, which ages those files).
  */
 export function openScenarioFolder(
   dir: string,
   warn: (line: string) => void,
-  { fs = folderFileSystem(), now = systemTime.now }: ScenarioFolderOptions = {},
+  { fs = folderFileSystem(), now = systemTime.now }: { fs?: FolderFileSystem; now?: () => number } = {},
 ): ScenarioFolder {
   const folder = fs.resolve(dir)
   let folderId = folderIdOf(fs, folder)
