@@ -70,12 +70,6 @@ function widened(schema: Json): Json {
   }
 }
 
-/** The argument for a whole body, from its schema's name: `LatencyInput` is `latency`, `RateLimitInput` `rateLimit`. */
-const argumentName = (schema: string) => {
-  const name = schema.replace(/Input$/, '')
-  return `${name.charAt(0).toLowerCase()}${name.slice(1)}`
-}
-
 interface Parameter {
   name: string
   in: string
@@ -122,8 +116,9 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
     const fields = object['type'] === 'object' ? (object['properties'] as Record<string, Json> | undefined) : undefined
     const { required } = requestBody
     if (fields === undefined) {
-      // Named after its schema (LatencyInput: latency), as the operation's messages name it.
-      const argument = argumentName(operation.body?.schema ?? 'body')
+      // Named after its schema (LatencyInput: latency, RateLimitInput: rateLimit), as the operation's messages name it.
+      const schemaName = (operation.body?.schema ?? 'body').replace(/Input$/, '')
+      const argument = `${schemaName.charAt(0).toLowerCase()}${schemaName.slice(1)}`
       add(argument, { ...inlined(bodySchema, defs), description: operation.body?.hint ?? String(object['description'] ?? '') }, required)
       body = { from: 'argument', argument, required }
     } else {
