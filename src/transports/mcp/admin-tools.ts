@@ -32,12 +32,6 @@ export interface ToolPlan {
 /** The argument every tool takes: the session it acts on. */
 export const SESSION_ARGUMENT = 'session'
 
-/**
- * The operations that are tools: those the table runs itself and the admin client can call (files, pages,
- * probes, the event stream and MCP's own endpoint are not).
- */
-const isTool = (operation: AdminOperation) => operation.run !== undefined && isCallable(operation) && operation.probe !== true
-
 /** The document's node at a `#/components/...` reference. */
 function resolved(node: Json): Json {
   const ref = node['$ref']
@@ -150,8 +144,9 @@ function toolOf(name: string, operation: AdminOperation): { definition: ToolDefi
 
 /** Every tool, in the table's order, with the plan its calls follow. */
 export function adminTools(): { definitions: ToolDefinition[]; plans: Map<string, ToolPlan> } {
+  // Those the table runs itself and the admin client can call: not files, pages, probes, the event stream, MCP's own endpoint.
   const tools = (Object.entries(ADMIN_OPERATIONS) as [string, AdminOperation][])
-    .filter(([, operation]) => isTool(operation))
+    .filter(([, operation]) => operation.run !== undefined && isCallable(operation) && operation.probe !== true)
     .map(([name, operation]) => toolOf(name, operation))
   return { definitions: tools.map(({ definition }) => definition), plans: new Map(tools.map(({ plan }) => [plan.name, plan])) }
 }
