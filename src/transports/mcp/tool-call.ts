@@ -107,16 +107,15 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
   session: string | null = null,
 ): Promise<ToolResult> {
-  let answer: unknown
   try {
     const given = args ?? {}
     const input = inputOf(plan, given)
     const call = connect(sessionOf(given, session))[plan.name as keyof AdminClient] as (input: unknown) => Promise<unknown>
-    answer = await call(input)
+    const answer = await call(input)
+    return { content: text(answer === undefined ? 'Done (204 No Content).' : stringifyExactJson(answer)) }
   } catch (error) {
     if (error instanceof ArgumentError) return refusal(400, ErrorCode.InvalidRequest, error.message)
     if (error instanceof AdminError) return refusal(error.status, error.code, error.message)
     throw error
   }
-  return { content: text(answer === undefined ? 'Done (204 No Content).' : stringifyExactJson(answer)) }
 }
