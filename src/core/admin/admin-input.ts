@@ -1,8 +1,7 @@
 // What handlers read of a request the same way: a body that must be an object, an order id, something to remove.
 import { ApiError, invalidRequest } from '../api-error.js'
 import { ErrorCode } from '../error-codes.js'
-import type { Int64Key } from '../int64.js'
-import { parseInt64 } from '../int64.js'
+import { type Int64Key, parseInt64 } from '../int64.js'
 import { invalidOrderId } from '../operations/cancel-order.js'
 import { quote } from '../quote-value.js'
 import type { ValidationError } from '../validation-error.js'

@@ -1,11 +1,10 @@
 // Misbehaviour on purpose: faults, latency, rate limit. Bodies go to the view as they came: it checks them as any in-process input.
-import type { SchemaRef } from './admin-operation.js'
 import type { FaultInput as FaultInputValue } from '../controls/faults.js'
 import type { LatencySettings } from '../controls/latency.js'
 import type { RateLimit as RateLimitValue } from '../controls/rate-limit.js'
 import type { SimulatorView } from '../simulator/types.js'
 import { removedOr404 } from './admin-input.js'
-import { operation } from './admin-operation.js'
+import { operation, type SchemaRef } from './admin-operation.js'
 
 /** `GET` a setting, and `PUT` a new one (a body of `null`, or none, turns it off). */
 function setting<S extends SchemaRef, I extends SchemaRef>(
