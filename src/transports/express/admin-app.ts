@@ -6,20 +6,14 @@ import { ADMIN_METHODS, adminCorsHeaders, preflightHeaders } from '../../core/co
 import type { ErrorReporter } from '../../core/dispatch/error-reporter.js'
 import { ErrorCode } from '../../core/error-codes.js'
 import { internalsOf } from '../../core/simulator/internals.js'
-import type { LoadedScenario, SimulatorCore } from '../../core/simulator/types.js'
+import type { SimulatorCore } from '../../core/simulator/types.js'
 import { ADMIN_PREFIX, hasBody, headerOf, readBody, sendError, writeReply } from '../node/node-edge.js'
 import { createAdminOriginCheck } from './admin/admin-origin.js'
-import { createAdminRouter } from './admin/admin-router.js'
+import { type AdminRouterOptions, createAdminRouter } from './admin/admin-router.js'
 
-export interface AdminAppOptions {
-  /** When set, every admin call must send `Authorization: Bearer <token>` (401 otherwise). */
-  token?: string | undefined
+export interface AdminAppOptions extends AdminRouterOptions {
   /** Origins of web pages allowed to call the admin API besides loopback origins and the server's own. */
   adminOrigins?: readonly string[] | undefined
-  /** The scenario the server started with: a scenario file stays reachable by name over the admin API whatever was loaded since. */
-  startedWith?: LoadedScenario | undefined
-  /** Aborted when the server closes: open event streams end then, instead of holding the close. */
-  shutdown?: AbortSignal | undefined
   /** Told of an unexpected error (a simulator bug) that was answered with 500. */
   report: ErrorReporter
 }

@@ -1,10 +1,9 @@
 import { timingSafeEqual } from 'node:crypto'
 import { type RequestHandler, Router } from 'express'
 import { unauthorized } from '../../../core/bearer-auth.js'
-import { errorReporter } from '../../../core/dispatch/error-reporter.js'
+import { type ErrorReporter, errorReporter } from '../../../core/dispatch/error-reporter.js'
 import { internalsOf } from '../../../core/simulator/internals.js'
-import type { SimulatorCore } from '../../../core/simulator/types.js'
-import type { AdminAppOptions } from '../admin-app.js'
+import type { LoadedScenario, SimulatorCore } from '../../../core/simulator/types.js'
 import { adminOpenApiDocument, endpointLines } from '../../../core/admin/admin-document.js'
 import { sendJson } from './admin-json.js'
 import { operationRoute } from './operation-route.js'
@@ -27,12 +26,20 @@ function requireToken(token: string): RequestHandler {
   }
 }
 
+/** What the router reads of the admin app's options (AdminAppOptions). */
+export interface AdminRouterOptions {
+  /** When set, every admin call must send `Authorization: Bearer <token>` (401 otherwise). */
+  token?: string | undefined
+  /** The scenario the server started with: a scenario file stays reachable by name over the admin API whatever was loaded since. */
+  startedWith?: LoadedScenario | undefined
+  /** Aborted when the server closes: open event streams end then, instead of holding the close. */
+  shutdown?: AbortSignal | undefined
+  /** Told of a simulator bug a call met (the console without one). */
+  report?: ErrorReporter | undefined
+}
+
 /** The admin table's operations as express routes, mounted under `/__sim`, each on the state X-Sim-Session names. */
-export function createAdminRouter(
-  sim: SimulatorCore,
-  // Without report, a simulator bug a call met goes to the console.
-  options: Partial<AdminAppOptions> = {},
-): Router {
+export function createAdminRouter(sim: SimulatorCore, options: AdminRouterOptions = {}): Router {
   const router = Router()
   const internals = internalsOf(sim)
   const protocolPaths = new Set(
