@@ -85,8 +85,7 @@ export function readResetRequest(body: Record<string, unknown>, available: Scena
   }
   const target = scenario === undefined ? undefined : available.get(scenario)
   if (scenario !== undefined && (target === undefined || target.name !== scenario)) {
-    const message =
-      `Unknown scenario ${quote(scenario)}: over HTTP a scenario is named, never a path. ` + `The available scenarios are ${names}.`
+    const message = `Unknown scenario ${quote(scenario)}: over HTTP a scenario is named, never a path. The available scenarios are ${names}.`
     throw new ApiError(400, ErrorCode.UnknownScenario, message)
   }
   return { scenario: target?.load, seed: seed as number | undefined }
