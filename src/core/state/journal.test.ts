@@ -17,6 +17,24 @@ test('keeps the last entries up to its capacity, oldest first', () => {
   expect(journal.entries().map((entry) => entry.status)).toEqual([203, 204, 205])
 })
 
+test("an entry written over an older one keeps nothing of it: forwarded, a pact's fields, the session flag", () => {
+  const journal = createJournal(1)
+  journal.record({
+    ...record('/v1/store/inventory'),
+    answeredBy: 'proxy',
+    sessionRecreated: true,
+    authorization: 'Bearer k',
+    given: 'pending',
+    code: 'x',
+  })
+  expect(journal.entries()[0]).toMatchObject({ forwarded: true, sessionRecreated: true })
+  journal.record(record('/nope', 404))
+  expect(journal.entries()).toEqual([
+    { time: new Date(0).toISOString(), method: 'GET', path: '/nope', status: 404, duration: 1, operation: null, orderId: null },
+  ])
+  expect(journal.pactFacts().facts).toEqual([])
+})
+
 test('a long path is kept cut, with a marker saying how much is missing', () => {
   const journal = createJournal(10)
   journal.record(record(`/v1/x?${'q'.repeat(60_000)}`))
