@@ -29,23 +29,24 @@ function hasControl(text: string): boolean {
   return false
 }
 
-function decodeSegment(segment: string): { text: string; malformed: boolean } {
-  if (!segment.includes('%')) return { text: segment, malformed: false }
+/** A segment percent-decoded; null for a malformed escape ("%zz": no valid id either, and no path a server would read the same way). */
+function decodeSegment(segment: string): string | null {
   try {
-    return { text: decodeURIComponent(segment), malformed: false }
+    return decodeURIComponent(segment)
   } catch {
-    // "%zz": no valid id either, and no path a server would read the same way.
-    return { text: segment, malformed: true }
+    return null
   }
 }
 
-/** The problem of one raw segment, if any. */
-function segmentProblem(raw: string, decoded: { text: string; malformed: boolean }): string | undefined {
+/** The problem of one raw segment, if any; `decoded` is what its escapes read as (null: malformed). */
+function segmentProblem(raw: string, decoded: string | null): string | undefined {
   if (raw === '') return 'it has an empty segment ("//")'
   if (raw === '.' || raw === '..') return 'it has a "." or ".." segment'
+  // The rest hides behind an escape only: the raw path's own characters were checked whole.
+  if (!raw.includes('%')) return undefined
   if (ESCAPED_HAZARD.test(raw)) return 'it has an encoded "/", "\\" or "." (%2f, %5c, %2e)'
-  if (decoded.malformed) return 'it has a malformed percent-escape'
-  if (hasControl(decoded.text)) return 'it has an encoded control character'
+  if (decoded === null) return 'it has a malformed percent-escape'
+  if (hasControl(decoded)) return 'it has an encoded control character'
   return undefined
 }
 
@@ -63,9 +64,10 @@ export function readApiPath(pathname: string, basePath: string): ApiPath | null 
   const segments: string[] = []
   if (bare !== '') {
     for (const raw of bare.split('/')) {
-      const decoded = decodeSegment(raw)
+      // A segment without an escape reads as sent.
+      const decoded = raw.includes('%') ? decodeSegment(raw) : raw
       problem ??= segmentProblem(raw, decoded)
-      segments.push(decoded.text)
+      segments.push(decoded ?? raw)
     }
   }
   return { segments, trailingSlash, problem }
@@ -78,7 +80,7 @@ function encodeSegment(segment: string): string {
 
 /** A route's literal segment as a request's segment reads (decoded), so that `/a|b` and `/a%7Cb` are one path. */
 export function decodedSegment(raw: string): string {
-  return decodeSegment(raw).text
+  return (raw.includes('%') ? decodeSegment(raw) : raw) ?? raw
 }
 
 /** The path as it is matched on, under the base: "" for the base itself, else "/a/b" (with the trailing "/" sent). */
