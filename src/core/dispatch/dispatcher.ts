@@ -59,20 +59,7 @@ const UNKNOWN_STEPS: readonly Tagged[] = [
 ]
 
 /** The service's operations, answered from plain values: what every transport calls. */
-export interface Dispatcher {
-  /** Answers one operation (the method already matched); `param` is the decoded path parameter, or "". */
-  operation(request: SimRequest, operation: Operation, param: string): Reply | Promise<Reply>
-  /** Answers a request under the base that no operation takes: a route, the proxy, else 405 with `Allow` on a known path, 404 elsewhere. */
-  unknown(request: SimRequest, url: RouteUrl): Reply | Promise<Reply>
-  /** False when requests that match no operation are left to others (`fallthrough`, or a bare "/" base). */
-  readonly answersUnknown: boolean
-  /** The spec operation `method` and `url` ask for, by the one table, or null. */
-  find(method: string, url: RouteUrl): OperationEntry | null
-  /** The methods a CORS preflight for `url` allows: its path's, in the state the request reaches; none said (any) with a proxy or nothing there. */
-  allowed(request: SimRequest, url: RouteUrl): string[]
-  /** An operation, or what answers an unknown one under the base; null when the request is not the API's. */
-  route(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> | null
-}
+export type Dispatcher = ReturnType<typeof createDispatcher>
 
 /** Whether the journal entry of this request must say its session was recreated (true once). */
 function announceRecreated(instance: Instance | null): boolean {
@@ -135,11 +122,6 @@ function settleFailure(context: RequestContext, error: unknown, by: AnsweredBy |
   return settle(context, errorReply(answered, headersOf(context)), answered, by === 'proxy' ? 'refused' : by, delayed)
 }
 
-/** Who a broken body answered for: a fault that broke the rules' body decided it (a `Prefer` answer stays `Prefer`'s). */
-function answeredBy(context: RequestContext, reply: Reply, by: AnsweredBy | undefined): AnsweredBy | undefined {
-  return by === 'operation' && context.fault?.kind === 'malformed-json' && reply.body !== null ? 'fault' : by
-}
-
 /**
  * Answers one request through `steps` and records it once. Every failure,
  * expected or not, leaves as an Error body, never a stack trace. Synchronous
@@ -163,7 +145,9 @@ function dispatch(context: RequestContext, steps: readonly Tagged[]): Reply | Pr
     // The last step of each list answers or throws: reaching here is a bug, answered 500 and reported.
     throw new Error('No dispatch step answered the request.')
   }
-  const done = (reply: Reply) => settle(context, reply, null, answeredBy(context, reply, by), delayed)
+  // A fault that broke the rules' body decided the answer (a `Prefer` answer stays `Prefer`'s).
+  const broken = (reply: Reply) => by === 'operation' && context.fault?.kind === 'malformed-json' && reply.body !== null
+  const done = (reply: Reply) => settle(context, reply, null, broken(reply) ? 'fault' : by, delayed)
   let answered: Reply | Promise<Reply>
   try {
     answered = runFrom(0)
@@ -220,15 +204,19 @@ export function routablePath(url: RouteUrl, base: ApiBase): ApiPath | null {
 }
 
 /** Creates the dispatcher of a simulator's state. */
-export function createDispatcher(context: DispatchContext): Dispatcher {
+export function createDispatcher(context: DispatchContext) {
   const setup: DispatchSetup = { ...context, time: context.time ?? systemTime, proxy: context.proxy ?? null }
   const { base } = context
-  const operation = (request: SimRequest, definition: Operation, param: string) =>
+  /** Answers one operation (the method already matched); `param` is the decoded path parameter, or "". */
+  const operation = (request: SimRequest, definition: Operation, param: string): Reply | Promise<Reply> =>
     dispatch(arrive(setup, request, definition, param, null), OPERATION_STEPS)
-  const unknown = (request: SimRequest, url: RouteUrl) => dispatch(arrive(setup, request, null, '', routablePath(url, base)), UNKNOWN_STEPS)
-  // Under a bare "/" on any origin there is nothing to scope a catch-all by: it would take every request the process makes.
+  /** Answers a request under the base that no operation takes: a route, the proxy, else 405 with `Allow` on a known path, 404 elsewhere. */
+  const unknown = (request: SimRequest, url: RouteUrl): Reply | Promise<Reply> =>
+    dispatch(arrive(setup, request, null, '', routablePath(url, base)), UNKNOWN_STEPS)
+  /** False when requests that match no operation are left to others (`fallthrough`, or a bare "/" base: on any origin it would take every request the process makes). */
   const answersUnknown = !context.fallthrough && (base.origin !== null || base.path !== '')
-  const find = (method: string, url: RouteUrl) => {
+  /** The spec operation `method` and `url` ask for, by the one table, or null. */
+  const find = (method: string, url: RouteUrl): OperationEntry | null => {
     const path = apiPathOf(url, base)
     const found = path === null ? null : OPERATION_TABLE.match(method, path.segments)
     return found !== null && 'operation' in found ? found : null
@@ -236,9 +224,10 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
   return {
     operation,
     unknown,
-    answersUnknown,
     find,
-    allowed(request, url) {
+    answersUnknown,
+    /** The methods a CORS preflight for `url` allows: its path's, in the state the request reaches; none said (any) with a proxy or nothing there. */
+    allowed(request: SimRequest, url: RouteUrl): string[] {
       const path = routablePath(url, base)
       if (setup.proxy !== null || path === null) return []
       let table: Pick<RouteBook, 'match'> = OPERATION_TABLE
@@ -250,7 +239,8 @@ export function createDispatcher(context: DispatchContext): Dispatcher {
       const found = table.match('OPTIONS', path.segments)
       return 'allow' in found ? found.allow : []
     },
-    route(request, url) {
+    /** An operation, or what answers an unknown one under the base; null when the request is not the API's. */
+    route(request: SimRequest, url: RouteUrl): Reply | Promise<Reply> | null {
       if (!isUnderBase(url, base)) return null
       const found = find(request.method, url)
       if (found !== null) return operation(request, found.operation, found.param)

@@ -3,7 +3,7 @@ import { jsonText } from '../json-text.js'
 import { decodedSegment } from '../operations/api-path.js'
 import { OPERATIONS } from '../operations/registry.js'
 import type { Operation } from '../operations/routing.js'
-import { decodedSegments, type Route, templateSegments } from './route-path.js'
+import { pathSegments, type Route, templateSegments } from './route-path.js'
 
 export type { Route } from './route-path.js'
 
@@ -37,12 +37,7 @@ interface RouteEntry {
 /** What a table says of a method and a path: what answers it, else the methods the path answers (none: `[]`). */
 export type Lookup = OperationEntry | RouteEntry | { allow: string[] }
 
-export interface RouteTable {
-  /** What answers `method` at `path` (a path under the base, a query ignored, or its decoded segments). */
-  match(method: string, path: string | readonly string[]): Lookup
-  /** Adds the route at `index` (the end of the list): it compiles that route alone. */
-  add(route: HeldRoute, index: number): void
-}
+export type RouteTable = ReturnType<typeof createRouteTable>
 
 interface Compiled {
   operation?: Operation
@@ -87,7 +82,7 @@ function found(entry: Compiled, segments: readonly string[]): OperationEntry | R
  * shape. Built once per list (a state's load or reset), grown by `add`: a request only reads it, and
  * one whose method and segment count nothing has costs a lookup or two.
  */
-export function createRouteTable(routes: readonly HeldRoute[]): RouteTable {
+export function createRouteTable(routes: readonly HeldRoute[]) {
   const byMethod = new Map<string, Map<number, Compiled[]>>()
   const listOf = (entry: Compiled) => {
     const method = entry.operation?.method ?? (entry.route as HeldRoute).method
@@ -106,8 +101,10 @@ export function createRouteTable(routes: readonly HeldRoute[]): RouteTable {
       ?.get(segments.length)
       ?.find((entry) => matches(entry.segments, segments))
   return {
-    match(method, path) {
-      const segments = typeof path === 'string' ? decodedSegments(path) : path
+    /** What answers `method` at `path` (a path under the base, a query ignored, or its decoded segments). */
+    match(method: string, path: string | readonly string[]): Lookup {
+      // Decoded, as the one path rule reads a request's segments (api-path.ts).
+      const segments = typeof path === 'string' ? pathSegments(path).map(decodedSegment) : path
       const entry = first(method, segments)
       if (entry !== undefined) return found(entry, segments)
       // The path's methods, an operation's first: what a 405's Allow and a preflight name.
@@ -115,7 +112,8 @@ export function createRouteTable(routes: readonly HeldRoute[]): RouteTable {
       const ownMethod = operationAt(segments)?.method
       return { allow: ownMethod === undefined ? allow : [ownMethod, ...allow.filter((each) => each !== ownMethod)] }
     },
-    add(route, index) {
+    /** Adds the route at `index` (the end of the list): it compiles that route alone. */
+    add(route: HeldRoute, index: number): void {
       const compiled = compile(route.path, { route, index })
       const list = listOf(compiled)
       // The last in list order goes after every entry of its rank: one walk back from the end.

@@ -79,15 +79,7 @@ export interface RequestJournal {
 }
 
 /** The journal as the transports see it: they record what they answered. */
-export interface JournalWriter extends RequestJournal {
-  record(entry: JournalRecord): void
-  /** The entries whose record `matches`, oldest first. */
-  select(matches: (record: JournalRecord) => boolean): JournalEntry[]
-  /** Counts every record and clear, so a watcher can tell what is new without reading the entries. */
-  revision(): { recorded: number; cleared: number }
-  /** The requests for a pact, oldest first: those let go by a clear or by the ring (kept once each), then those held now. */
-  pactFacts(): { facts: InteractionFacts[]; leftOut: number }
-}
+export type JournalWriter = ReturnType<typeof createJournal>
 
 /** When a request arrived: the wall clock for the entry, the monotonic one for its duration. */
 export interface Arrival {
@@ -196,7 +188,7 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
  * the entries it lets go is kept once per interaction, in a ledger bounded
  * in bytes of its own (`MAX_LEDGER_BYTES`).
  */
-export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalWriter {
+export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE) {
   // A ring of `size` records starting at `start`.
   const ring: JournalRecord[] = []
   let start = 0
@@ -223,16 +215,19 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
   }
   return {
     capacity,
-    entries() {
+    entries(): JournalEntry[] {
       return Array.from({ length: size }, (_, index) => toEntry(at(index)))
     },
-    select(matches) {
+    /** The entries whose record `matches`, oldest first. */
+    select(matches: (record: JournalRecord) => boolean): JournalEntry[] {
       const selected: JournalEntry[] = []
       for (let index = 0; index < size; index++) if (matches(at(index))) selected.push(toEntry(at(index)))
       return selected
     },
+    /** Counts every record and clear, so a watcher can tell what is new without reading the entries. */
     revision: () => ({ recorded, cleared }),
-    pactFacts() {
+    /** The requests for a pact, oldest first: those let go by a clear or by the ring (kept once each), then those held now. */
+    pactFacts(): { facts: InteractionFacts[]; leftOut: number } {
       const facts = [...ledger.facts()]
       for (let index = 0; index < size; index++) {
         const held = factsOf(at(index))
@@ -240,7 +235,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       }
       return { facts, leftOut: ledger.leftOut() }
     },
-    clear() {
+    clear(): void {
       cleared++
       for (let index = 0; index < size; index++) {
         const facts = factsOf(at(index))
@@ -251,7 +246,7 @@ export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): JournalW
       size = 0
       bytes = 0
     },
-    record(entry) {
+    record(entry: JournalRecord): void {
       recorded++
       const path = boundedPath(entry.path)
       const authorization = boundedAuthorization(entry.authorization)
