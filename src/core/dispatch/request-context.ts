@@ -24,10 +24,8 @@ export interface Instance extends OperationState {
   recreatedUnannounced?: boolean
 }
 
-type HeaderFields = Readonly<Record<string, string>>
-
 /** Headers no operation adds: compared by identity, so that no copy is made. */
-export const NO_HEADERS: HeaderFields = {}
+export const NO_HEADERS: Readonly<Record<string, string>> = {}
 
 /** Where requests no operation or route takes are forwarded, and whether their answers are recorded as routes. */
 export interface ProxySetup {

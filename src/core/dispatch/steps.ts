@@ -89,18 +89,14 @@ export function injectFault(context: RequestContext): Reply | undefined | Promis
   return undefined
 }
 
-/** The bearer token as sent (valid or not), for counting requests per key. */
-function tokenOf(context: RequestContext): string {
-  return (context.request.header('Authorization') ?? '').replace(/^bearer\s+/i, '')
-}
-
 /** The 429 past the key's window, and the RateLimit headers on every answer after it. */
 export function limitRate(context: RequestContext): undefined {
   const instance = instanceOf(context)
   const { controls } = instance
   // Nothing is allocated for extra headers when no limit is in play (the common case).
   if (controls.rateLimit() === null) return undefined
-  const token = tokenOf(context)
+  // The bearer token as sent (valid or not): requests are counted per key.
+  const token = (context.request.header('Authorization') ?? '').replace(/^bearer\s+/i, '')
   context.extra = controls.consume(token, instance.settings().acceptedKeys.has(token))
   return undefined
 }

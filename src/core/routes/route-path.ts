@@ -1,5 +1,4 @@
 // What a route is, and a path as segments: what the table (route-table.ts) and the schema (route-schema.ts) both read.
-import { decodedSegment } from '../operations/api-path.js'
 import type { JsonValue } from '../glossary.js'
 
 /** The methods a route may answer: those every runtime's fetch can send (not TRACE or CONNECT). */
@@ -41,6 +40,3 @@ export function pathSegments(path: string): string[] {
   if (bare === '' || bare === '/') return []
   return (bare.startsWith('/') ? bare.slice(1) : bare).split('/')
 }
-
-/** The same segments decoded, as the one path rule reads them (api-path.ts): what the route table compares. */
-export const decodedSegments = (path: string): string[] => pathSegments(path).map(decodedSegment)
