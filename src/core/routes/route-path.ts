@@ -20,6 +20,8 @@ export interface Route {
   body?: JsonValue
   /** False: answered without a key. Default true. */
   auth?: boolean
+  /** Query parameters the request must carry, each with this value; none (or `{}`): any query. */
+  query?: Record<string, string>
 }
 
 /** A route's path, segment by segment: "/" is none; a `{name}` is null (it matches any one segment). */
