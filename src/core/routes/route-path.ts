@@ -42,3 +42,11 @@ export function pathSegments(path: string): string[] {
   if (bare === '' || bare === '/') return []
   return (bare.startsWith('/') ? bare.slice(1) : bare).split('/')
 }
+
+/** A target's query as sent, without "?" (and without a fragment): "" when it has none. Sliced only, never parsed. */
+export function queryOf(target: string): string {
+  const start = target.indexOf('?')
+  const hash = target.indexOf('#')
+  if (start === -1 || (hash !== -1 && hash < start)) return ''
+  return target.slice(start + 1, hash === -1 ? undefined : hash)
+}

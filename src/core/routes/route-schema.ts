@@ -97,13 +97,63 @@ const HeadersSchema: v.GenericSchema<Record<string, string>> = v.pipe(
   }),
 )
 
+/** The most query parameters one route may name, and the longest name and value (in characters, as JSON Schema counts them). */
+export const MAX_QUERY_NAMES = 32
+const MAX_QUERY_NAME = 256
+const MAX_QUERY_VALUE = 2048
+/** Text with no control character (C0, DEL, C1): a query name or value a message and a log show on one line. */
+const NO_CONTROL = /^\P{Cc}*$/u
+const CONTROLS = ' must hold no control characters (U+0000 to U+001F, U+007F to U+009F)'
+
+/** Whether `text` is longer than `most` characters, counted as JSON Schema counts them (code points). */
+const longer = (text: string, most: number) => text.length > most && [...text].length > most
+
+/** The first problem of one query parameter, said after its field (`routes[2].query.q`). */
+function queryProblem(name: string, value: unknown): string | undefined {
+  // Own data in a parsed file, but Object.assign or a plain copy would set a prototype with it.
+  if (name === '__proto__') return ' is refused: "__proto__" is a name a copy of the object would turn into its prototype'
+  if (name === '' || longer(name, MAX_QUERY_NAME)) return ` must be a name of 1 to ${MAX_QUERY_NAME} characters`
+  if (!NO_CONTROL.test(name)) return CONTROLS
+  if (typeof value !== 'string') return ` must be a string, got ${describe(value)}`
+  if (longer(value, MAX_QUERY_VALUE)) return ` must be at most ${MAX_QUERY_VALUE} characters, got ${[...value].length}`
+  return NO_CONTROL.test(value) ? undefined : CONTROLS
+}
+
+/** A route's query: parameter names to the value each must have (as URLSearchParams decodes it); `{}` is any query. */
+const QuerySchema: v.GenericSchema<Record<string, string>> = v.pipe(
+  v.custom<Record<string, string>>(isPlainObject, mustBe('an object of query parameter names to strings')),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const input: Record<string, unknown> = dataset.value
+    const names = Object.keys(input)
+    // Counted before any name is read: a huge object is refused whole.
+    if (names.length > MAX_QUERY_NAMES) {
+      addIssue({ message: ` names ${names.length} parameters; a route may name at most ${MAX_QUERY_NAMES}` })
+      return
+    }
+    for (const name of names) {
+      const problem = queryProblem(name, input[name])
+      if (problem === undefined) continue
+      addIssue({ message: problem, path: [{ type: 'object', origin: 'value', input, key: shown(name), value: input[name] }] })
+      return
+    }
+  }),
+  v.metadata({
+    type: 'object',
+    maxProperties: MAX_QUERY_NAMES,
+    propertyNames: { type: 'string', minLength: 1, maxLength: MAX_QUERY_NAME, pattern: NO_CONTROL.source, not: { const: '__proto__' } },
+    additionalProperties: { type: 'string', maxLength: MAX_QUERY_VALUE, pattern: NO_CONTROL.source },
+    description: `The query parameters a request must carry, each with this value (compared decoded, as URLSearchParams reads them; a parameter sent twice matches either value). A request's other parameters do not matter; none, or {}, matches any query. Where several routes match, the most specific path wins, then the route naming more parameters, then the first. At most ${MAX_QUERY_NAMES} names of 1 to ${MAX_QUERY_NAME} characters, values at most ${MAX_QUERY_VALUE}, no control characters; "__proto__" is refused.`,
+  }),
+)
+
 /** The spec operation the table answers for a route's method and path, which the route would replace; none, or the path's methods. */
 const replacedOperation = ({ method, path }: { method: string; path: string }) => {
   const found = OPERATION_TABLE.match(method, path)
   return 'operation' in found ? found.operation : undefined
 }
 
-/** One route: `{ method, path, status, headers?, body?, auth? }`. */
+/** One route: `{ method, path, query?, status, headers?, body?, auth? }`. */
 export const RouteSchema: v.GenericSchema<Route> = v.pipe(
   record({
     method: oneOf(ROUTE_METHODS),
@@ -114,6 +164,7 @@ export const RouteSchema: v.GenericSchema<Route> = v.pipe(
       ),
       v.metadata({ type: 'string', pattern: PATH.source }),
     ),
+    query: v.optional(QuerySchema),
     status: integer(200, 599),
     headers: v.optional(HeadersSchema),
     // Any JSON value, sent as JSON text (a string under a Content-Type that is not JSON is sent as it is).
