@@ -12,9 +12,10 @@ export interface RouteBook extends Pick<RouteTable, 'match'> {
   /** The routes as held, in order: a recorded one's body is `raw` (see `shownRoute`). No copy is made. */
   list(): readonly HeldRoute[]
   /**
-   * Adds a recorded route when no route answers its method and path yet (the first answer per method
-   * and path is kept) and the state's bounds (MAX_ROUTES, MAX_RECORDED_ROUTE_BYTES, `charge`) allow
-   * it. Returns whether it was added. Compiles that route alone.
+   * Adds a recorded route unless what answers its method, path and query now is an operation or a
+   * route of an equal query (the first answer per method, path and query is kept), and when the
+   * state's bounds (MAX_ROUTES, MAX_RECORDED_ROUTE_BYTES, `charge`) allow it. Returns whether it was
+   * added. Compiles that route alone.
    */
   add(route: HeldRoute): boolean
   /** Back to a scenario's routes (a reset, a load): recorded ones are dropped, the table built afresh. */
@@ -39,6 +40,21 @@ export function shownRoute(route: HeldRoute): Route {
   return raw === undefined ? shown : { ...shown, body: raw.value() }
 }
 
+/** Whether two routes name the same query parameters with the same values (none is `{}`). */
+function sameQuery(a: Route['query'], b: Route['query']): boolean {
+  const names = Object.keys(a ?? {})
+  if (names.length !== Object.keys(b ?? {}).length) return false
+  return names.every((name) => b !== undefined && Object.hasOwn(b, name) && b[name] === a?.[name])
+}
+
+/** Whether a recorded route would say again what the table answers already: an operation, or a route of the same query there. */
+function answered(table: RouteTable, route: HeldRoute): boolean {
+  // The route's own query, as a request carrying exactly it would send it.
+  const query = route.query === undefined ? '' : new URLSearchParams(Object.entries(route.query)).toString()
+  const found = table.match(route.method, route.path, query)
+  return 'operation' in found || ('route' in found && sameQuery(found.route.query, route.query))
+}
+
 /**
  * A route book; `charge` counts recorded bytes against the sessions' shared bound (a session's, or the
  * default state's) and throws when they would pass it. The table is compiled here, once per list: a
@@ -50,9 +66,9 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
   let recorded = 0
   return {
     list: () => routes,
-    match: (method, path) => table.match(method, path),
+    match: (method, path, query) => table.match(method, path, query),
     add(route) {
-      if (routes.length >= MAX_ROUTES || !('allow' in table.match(route.method, route.path))) return false
+      if (routes.length >= MAX_ROUTES || answered(table, route)) return false
       const bytes = heldBytes(route)
       if (recorded + bytes > MAX_RECORDED_ROUTE_BYTES) return false
       try {

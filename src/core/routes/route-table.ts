@@ -3,7 +3,7 @@ import { jsonText } from '../json-text.js'
 import { decodedSegment } from '../operations/api-path.js'
 import { OPERATIONS } from '../operations/registry.js'
 import type { Operation } from '../operations/routing.js'
-import { pathSegments, type Route, templateSegments } from './route-path.js'
+import { pathSegments, queryOf, type Route, templateSegments } from './route-path.js'
 
 export type { Route } from './route-path.js'
 
@@ -48,11 +48,15 @@ interface Compiled {
   segments: (string | null)[]
   /** One character per segment, "1" literal, "0" `{name}`: a greater string is the more specific entry. */
   rank: string
+  /** The query parameters a request must carry, each with its value; undefined for any query (none, or `{}`). */
+  query: readonly (readonly [name: string, value: string])[] | undefined
 }
 
 function compile(path: string, entry: Pick<Compiled, 'operation' | 'route' | 'index'>): Compiled {
   const segments = templateSegments(path).map((segment) => (segment === null ? null : decodedSegment(segment)))
-  return { ...entry, segments, rank: segments.map((segment) => (segment === null ? '0' : '1')).join('') }
+  const pairs = entry.route?.query === undefined ? [] : Object.entries(entry.route.query)
+  const query = pairs.length === 0 ? undefined : pairs
+  return { ...entry, segments, rank: segments.map((segment) => (segment === null ? '0' : '1')).join(''), query }
 }
 
 /** The spec's operations as entries: in every state's table, and alone in the table of a request that reaches no state. */
@@ -66,8 +70,38 @@ function matches(template: readonly (string | null)[], segments: readonly string
   return true
 }
 
-/** Whether `a` answers before `b`: the more specific first, then the first declared (an operation before any route). */
-const before = (a: Compiled, b: Compiled) => a.rank > b.rank || (a.rank === b.rank && a.index < b.index)
+/** How many query parameters an entry names. */
+const named = (entry: Compiled) => entry.query?.length ?? 0
+
+/**
+ * Whether `a` answers before `b`: the more specific path first, then the route naming more query
+ * parameters, then the first declared (an operation before any route).
+ */
+const before = (a: Compiled, b: Compiled) =>
+  a.rank > b.rank || (a.rank === b.rank && (named(a) > named(b) || (named(a) === named(b) && a.index < b.index)))
+
+/** Whether a request's parameters hold each of the entry's: a name sent twice matches either value. */
+function queryMatches(query: NonNullable<Compiled['query']>, params: URLSearchParams): boolean {
+  for (const [name, value] of query) if (!params.getAll(name).includes(value)) return false
+  return true
+}
+
+/**
+ * The first entry of `list` that answers these segments and this raw query (null: any query, for the
+ * path's methods). The query is parsed only when an entry that names parameters is tried: a table with
+ * no such route, or an operation's request, never parses it.
+ */
+function firstOf(list: readonly Compiled[] | undefined, segments: readonly string[], query: string | null): Compiled | undefined {
+  if (list === undefined) return undefined
+  let params: URLSearchParams | undefined
+  for (const entry of list) {
+    if (!matches(entry.segments, segments)) continue
+    if (entry.query === undefined || query === null) return entry
+    params ??= new URLSearchParams(query)
+    if (queryMatches(entry.query, params)) return entry
+  }
+  return undefined
+}
 
 function found(entry: Compiled, segments: readonly string[]): OperationEntry | RouteEntry {
   if (entry.operation === undefined) return { route: entry.route as HeldRoute, index: entry.index }
@@ -78,8 +112,8 @@ function found(entry: Compiled, segments: readonly string[]): OperationEntry | R
 /**
  * The one route table of a state: the spec's operations and the checked routes (see `parseRoutes`),
  * indexed by method and number of segments, each list in the order entries win: a literal segment
- * beats a `{name}` at the first place they differ; the first declared wins between routes of one
- * shape. Built once per list (a state's load or reset), grown by `add`: a request only reads it, and
+ * beats a `{name}` at the first place they differ; then the route naming more query parameters; the
+ * first declared wins between routes of one shape. Built once per list (a state's load or reset), grown by `add`: a request only reads it, and
  * one whose method and segment count nothing has costs a lookup or two.
  */
 export function createRouteTable(routes: readonly HeldRoute[]) {
@@ -95,20 +129,21 @@ export function createRouteTable(routes: readonly HeldRoute[]) {
   for (const entry of [...OPERATION_ENTRIES, ...routes.map((route, index) => compile(route.path, { route, index }))])
     listOf(entry).push(entry)
   for (const byLength of byMethod.values()) for (const list of byLength.values()) list.sort((a, b) => (before(a, b) ? -1 : 1))
-  const first = (method: string, segments: readonly string[]) =>
-    byMethod
-      .get(method)
-      ?.get(segments.length)
-      ?.find((entry) => matches(entry.segments, segments))
+  const first = (method: string, segments: readonly string[], query: string | null) =>
+    firstOf(byMethod.get(method)?.get(segments.length), segments, query)
   return {
-    /** What answers `method` at `path` (a path under the base, a query ignored, or its decoded segments). */
-    match(method: string, path: string | readonly string[]): Lookup {
+    /**
+     * What answers `method` at `path` (a path under the base, or its decoded segments) with `query`, the
+     * raw query without "?": when not given, a string path's own query, else none. Spec operations and
+     * routes without `query` take any query.
+     */
+    match(method: string, path: string | readonly string[], query?: string): Lookup {
       // Decoded, as the one path rule reads a request's segments (api-path.ts).
       const segments = typeof path === 'string' ? pathSegments(path).map(decodedSegment) : path
-      const entry = first(method, segments)
+      const entry = first(method, segments, query ?? (typeof path === 'string' ? queryOf(path) : ''))
       if (entry !== undefined) return found(entry, segments)
-      // The path's methods, an operation's first: what a 405's Allow and a preflight name.
-      const allow = [...byMethod.keys()].filter((each) => first(each, segments) !== undefined)
+      // The path's methods whatever the query, an operation's first: what a 405's Allow and a preflight name.
+      const allow = [...byMethod.keys()].filter((each) => first(each, segments, null) !== undefined)
       const ownMethod = operationAt(segments)?.method
       return { allow: ownMethod === undefined ? allow : [ownMethod, ...allow.filter((each) => each !== ownMethod)] }
     },
