@@ -22,7 +22,7 @@ export interface TrafficSummary {
   outcomes: { id: string; count: number }[]
   /** Answers to a method and path no spec operation takes (routes). */
   beyond: number
-  /** One line per outcome and field where the deployment answered differently from the simulator. Bounded. */
+  /** One line per outcome and field where the deployment answered differently from the simulator. Bounded: 20, then `and N more differences`. */
   differences: string[]
 }
 
@@ -136,10 +136,10 @@ function createDifferences() {
 }
 type Differences = ReturnType<typeof createDifferences>
 
-/** The body as JSON, or undefined when it is none or not JSON; a body over `MAX_BODY` is not read (`skipped`). */
+/** The body's JSON value, or what it is instead; a body over `MAX_BODY` is not read (`skipped`). */
 function parsedBody(body: string | undefined): { value: unknown } | 'none' | 'not JSON' | 'skipped' {
+  if (body !== undefined && body.length > MAX_BODY) return 'skipped'
   if (body === undefined || body.trim() === '') return 'none'
-  if (body.length > MAX_BODY) return 'skipped'
   try {
     return { value: JSON.parse(body) as unknown }
   } catch {
