@@ -1,6 +1,6 @@
 import { createRouteBook } from '../routes/route-book.js'
 import { createCoverageCounter } from '../outcome-coverage/coverage-counter.js'
-import { expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { createControls } from '../controls/controls.js'
 import { getPetById } from '../operations/get-pet-by-id.js'
 import { parseApiBase } from '../operations/routing.js'
@@ -36,10 +36,10 @@ function manualTime(start: number) {
   return { time, advance }
 }
 
-function request(): SimRequest {
+function request(target = '/v1/pets/cat'): SimRequest {
   return {
     method: 'GET',
-    target: '/v1/pets/cat',
+    target,
     header: (name) => (name === 'Authorization' ? `Bearer ${KEY}` : null),
     signal: undefined,
     bodyExceeds: () => false,
@@ -87,4 +87,57 @@ test('the latency waits and the journal dates the request by the time source giv
   advance(1)
   expect((await pending).status).toBe(200)
   expect(journal.entries().map(({ time, status }) => ({ time, status }))).toEqual([{ time: '2030-01-01T00:00:00.000Z', status: 200 }])
+})
+
+afterEach(() => vi.unstubAllGlobals())
+
+test("an operation's request never parses its query; a route's parses it once, only where a route names parameters", async () => {
+  const parsed = vi.fn()
+  vi.stubGlobal(
+    'URLSearchParams',
+    class extends URLSearchParams {
+      constructor(init?: string) {
+        super(init)
+        parsed()
+      }
+    },
+  )
+  const journal = createJournal(10)
+  const routes = createRouteBook([
+    { method: 'GET', path: '/search', status: 200, query: { q: 'cat' }, body: 'cat' },
+    { method: 'GET', path: '/search', status: 200, body: 'any' },
+    { method: 'GET', path: '/inventory', status: 200, auth: false, body: 'plain' },
+  ])
+  const instance = {
+    store: {} as OrderStore,
+    settings: () => ({
+      acceptedKeys: new Set([KEY]),
+      exposeStatus: false,
+      afterCancel: 'keep' as const,
+      petBodies: new Map([['cat', '{}']]),
+    }),
+    controls: createControls(),
+    journal,
+    routes,
+    coverage: createCoverageCounter(),
+  }
+  const dispatcher = createDispatcher({
+    base: parseApiBase('/v1'),
+    instanceFor: () => instance,
+    journal,
+    config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },
+    fallthrough: false,
+    bodyLimit: 1024,
+    report: () => undefined,
+  })
+  const answer = async (target: string) => {
+    const reply = await dispatcher.route(request(target), new URL(`https://api.petstore.example${target}`))
+    return [reply?.status, reply?.body]
+  }
+  expect(await answer('/v1/pets/cat?q=cat&page=2')).toEqual([200, '{}'])
+  expect(await answer('/v1/inventory?q=cat')).toEqual([200, '"plain"'])
+  expect(parsed).not.toHaveBeenCalled()
+  expect(await answer('/v1/search?q=cat')).toEqual([200, '"cat"'])
+  expect(await answer('/v1/search?q=dog')).toEqual([200, '"any"'])
+  expect(parsed).toHaveBeenCalledTimes(2)
 })

@@ -8,7 +8,8 @@ import { describeOperations } from '../operations/registry.js'
 import type { Operation } from '../operations/routing.js'
 import { quote } from '../quote-value.js'
 import type { Reply } from '../reply.js'
-import { OPERATION_TABLE, routeReply } from '../routes/route-table.js'
+import { queryOf } from '../routes/route-path.js'
+import { type HeldRoute, OPERATION_TABLE, routeReply } from '../routes/route-table.js'
 import type { TimeSource } from '../time-source.js'
 import { NO_HEADERS, type Instance, type RequestContext } from './request-context.js'
 
@@ -165,12 +166,13 @@ export function refuseInvalidPath(context: RequestContext): undefined {
   throw new ApiError(400, ErrorCode.InvalidPath, `The path ${shown} is refused: ${problem}, which a server could read as another path.`)
 }
 
-/** A scenario's route for this method and path (the state's table): its answer, after the key check unless it says `"auth": false`. */
+/** A scenario's route for this method, path and query (the state's table): its answer, after the key check unless it says `"auth": false`. */
 export function answerRoute(context: RequestContext): Reply | undefined {
   const { instance, path } = context
   // Another case of the base or of an operation's path has no route; a request that reached no state, none either.
   if (instance === null || path === null) return undefined
-  const found = instance.routes.match(context.request.method, path.segments)
+  // The query as sent: the table parses it only if a route there names parameters.
+  const found = instance.routes.match(context.request.method, path.segments, queryOf(context.request.target))
   if (!('route' in found)) return undefined
   if (found.route.auth !== false) assertAuthorized(context.request.header('Authorization'), instance.settings().acceptedKeys)
   return routeReply(found.route)
@@ -185,18 +187,46 @@ export function forwardToProxy(context: RequestContext): Promise<Reply> | undefi
   return proxy.forward(context, context.instance)
 }
 
+/** How many of a state's routes the 404's message names; it counts the rest. */
+const ROUTES_NAMED = 10
+
+/** A state's routes as a 404 names them, beside the operations: "GET /v1/a, POST /v1/b and 3 more"; "" without any. */
+function describeRoutes(routes: readonly HeldRoute[], basePath: string): string {
+  // Each method and path once: routes per query share them.
+  const each = [...new Set(routes.map(({ method, path }) => `${method} ${basePath === '' || path !== '/' ? basePath + path : basePath}`))]
+  if (each.length === 0) return ''
+  const named = each.slice(0, ROUTES_NAMED)
+  const rest = each.length - named.length
+  const list =
+    rest > 0
+      ? `${named.join(', ')} and ${rest} more`
+      : named.length === 1
+        ? named.join('')
+        : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`
+  return ` The scenario's routes are ${list}.`
+}
+
 /** A request under the base that nothing takes: 405 with `Allow` on a path that answers other methods (OPTIONS: 204 saying them), 404 elsewhere. */
 export function answerUnknown(context: RequestContext): Reply {
   const { request, setup, path } = context
   const table = context.instance?.routes ?? OPERATION_TABLE
   const found = path === null ? { allow: [] } : table.match(request.method, path.segments)
-  const allow = 'allow' in found ? found.allow.join(', ') : ''
+  const allowed = 'allow' in found ? found.allow : []
+  const allow = allowed.join(', ')
   const shown = sentPath(context)
+  // Routes of this method and path that each name a query this request does not carry: its path is known, its query not.
+  if (allowed.includes(request.method))
+    throw new ApiError(
+      404,
+      ErrorCode.NotFound,
+      `No route at ${request.method} ${quote(shown)} takes this query: each route there names the query parameters it answers.`,
+    )
   if (allow === '')
     throw new ApiError(
       404,
       ErrorCode.NotFound,
-      `No operation at ${request.method} ${quote(shown)}. The simulated operations are ${describeOperations(setup.base.path)}.`,
+      `No operation at ${request.method} ${quote(shown)}. The simulated operations are ${describeOperations(setup.base.path)}.` +
+        describeRoutes(context.instance?.routes.list() ?? [], setup.base.path),
     )
   // What the standalone server answers too: the path's methods, no body.
   if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allow}, OPTIONS` }, body: null }
