@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { quote } from '../quote-value.js'
 import { type Route, RouteSchema, RoutesSchema } from './route-schema.js'
 
 export { MAX_ROUTE_BODY_BYTES, MAX_ROUTES } from './route-schema.js'
@@ -25,4 +26,23 @@ export function parseRoute(value: unknown, field: string, fail: Fail): Route {
 export function parseRoutes(value: unknown, fail: Fail): Route[] {
   const result = v.safeParse(RoutesSchema, value, { abortEarly: true })
   return result.success ? result.output : failWith(result, 'routes', fail)
+}
+
+/**
+ * The first route whose path starts with the API base (`/v1/store/orders` under `/v1`), said as one line:
+ * a route's path is read under the base, so it would answer at `/v1/v1/store/orders`. None under a root base.
+ */
+export function baseRepeated(routes: readonly Route[], basePath: string): { field: string; problem: string } | undefined {
+  if (basePath === '') return undefined
+  const index = routes.findIndex(({ path }) => path === basePath || path.startsWith(`${basePath}/`))
+  const path = routes[index]?.path
+  if (path === undefined) return undefined
+  const field = `routes[${index}]`
+  const meant = path.slice(basePath.length) || '/'
+  return {
+    field: `${field}.path`,
+    problem:
+      `${field}.path ${quote(path)} starts with the API base ${basePath}, under which every route's path is read: ` +
+      `it would answer at ${quote(basePath + path)}; write ${quote(meant)}`,
+  }
 }

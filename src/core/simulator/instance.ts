@@ -20,6 +20,7 @@ import { createJournal } from '../state/journal.js'
 import { type BaseOrders, createBaseOrders } from '../state/base-orders.js'
 import { createOrderStore, type OrderRecord } from '../state/order-store.js'
 import { createRouteBook } from '../routes/route-book.js'
+import { baseRepeated } from '../routes/parse-routes.js'
 import type { OperationState } from '../operations/operation.js'
 import type { TimeSource } from '../time-source.js'
 import type { CheckedOptions } from './options.js'
@@ -104,6 +105,19 @@ function resolverWith(folder: ScenarioFolder | undefined, loadFile: Platform['lo
   }
 }
 
+/**
+ * `resolve`, refusing a scenario with a route whose path repeats the base: the one place every scenario
+ * passes (the option, a reset to a name, a file or an object, a folder's file), and the base is known.
+ */
+function refusingBaseRepeated(resolve: InstanceFactory['resolve'], basePath: string): InstanceFactory['resolve'] {
+  return (input) => {
+    const resolved = resolve(input)
+    const repeated = baseRepeated(resolved.scenario.routes ?? [], basePath)
+    if (repeated !== undefined) throw new ScenarioError(resolved.source, repeated.problem, repeated.field)
+    return resolved
+  }
+}
+
 /** The controls of a fresh load: the simulator's options win over the scenario's; faults add up. */
 function restoreControls(checked: CheckedOptions, controls: Controls, scenario: CheckedScenario): void {
   controls.setLatency(checked.latency ?? (scenario.latency === undefined ? {} : parseLatencySettings(scenario.latency)))
@@ -135,7 +149,7 @@ export function createInstanceFactory(
   folder: ScenarioFolder | undefined,
   time: TimeSource,
 ): InstanceFactory {
-  const resolve = resolverWith(folder, loadFile)
+  const resolve = refusingBaseRepeated(resolverWith(folder, loadFile), checked.base.path)
   const report = errorReporter(options.onError)
   let closed = false
   const generate = generatorOf(generation)
