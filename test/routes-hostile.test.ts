@@ -75,6 +75,70 @@ describe('in process (createSimulator)', () => {
   })
 })
 
+/** A scenario whose second route names this query. */
+function withQuery(query: unknown): Scenario {
+  const route = { method: 'GET', path: '/search', status: 200, query, body: { found: 1 } }
+  return { name: 'hostile-query', description: 'A route with a query.', apiKeys: [KEY], routes: [INVENTORY, route] } as Scenario
+}
+
+/** A huge value: never echoed (a message that quotes a value shows 80 characters of it at most). */
+const HUGE = `token-${'x'.repeat(1_000_000)}`
+
+const HOSTILE_QUERIES: [string, unknown, string, RegExp][] = [
+  [
+    'a huge query object',
+    Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, 'v'])),
+    'routes[1].query',
+    /names 100000 parameters; a route may name at most 32$/,
+  ],
+  ['a huge value', { q: HUGE }, 'routes[1].query.q', /must be at most 2048 characters, got 1000006$/],
+  ['a huge name', { [HUGE]: 'v' }, `routes[1].query.${HUGE.slice(0, 80)}…`, /must be a name of 1 to 256 characters$/],
+  ['an empty name', { '': 'v' }, 'routes[1].query.', /must be a name of 1 to 256 characters$/],
+  [
+    'a line break in a value',
+    { q: 'a\r\nSet-Cookie: x' },
+    'routes[1].query.q',
+    /must hold no control characters \(U\+0000 to U\+001F, U\+007F to U\+009F\)$/,
+  ],
+  ['a control character in a name', { 'q\u0000': 'v' }, 'routes[1].query.q\\u0000', /must hold no control characters/],
+  ['a C1 control in a value', { q: 'a\u0085b' }, 'routes[1].query.q', /must hold no control characters/],
+  ['a number value', { q: 5 }, 'routes[1].query.q', /must be a string, got 5$/],
+  ['an object value', { q: { nested: HUGE } }, 'routes[1].query.q', /must be a string, got an instance of Object$/],
+  ['a null value', { q: null }, 'routes[1].query.q', /must be a string, got null$/],
+  ['__proto__ as a name', JSON.parse('{"__proto__": "x"}'), 'routes[1].query.__proto__', /is refused: "__proto__" is a name/],
+  ['a string', 'q=cat', 'routes[1].query', /must be an object of query parameter names to strings, got the string "q=cat"$/],
+  ['an array', [['q', 'cat']], 'routes[1].query', /must be an object of query parameter names to strings, got an array$/],
+]
+
+describe('a route query (issue 57)', () => {
+  test.each(HOSTILE_QUERIES)('%s is refused in one line naming the field, never echoing the value', (_, query, field, why) => {
+    const { message, field: at } = refusal(() => createSimulator({ scenario: withQuery(query) }).close())
+    expect(at).toBe(field)
+    expect(message).toMatch(new RegExp(why.source.replace(/\$$/, '\\.$')))
+    expect(message.length).toBeLessThan(400)
+    expect(message).not.toContain('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')
+    expect(UNSHOWN.filter((character) => message.includes(character))).toEqual([])
+  })
+
+  test('a file holding "__proto__" as a name is refused, and no object gains a prototype from it', () => {
+    const file = join(temporaryFolder(), 'proto.json')
+    writeFileSync(file, JSON.stringify(withQuery({ q: 'x' })).replace('"q":"x"', '"__proto__":{"polluted":"yes"}'))
+    expect(refusal(() => createSimulator({ scenario: file }).close()).field).toBe('routes[1].query.__proto__')
+    expect(({} as { polluted?: string }).polluted).toBeUndefined()
+  })
+
+  test("a request's huge or repeated query is read once and answered by its route", async () => {
+    const sim = createSimulator({ scenario: withQuery({ q: 'cat' }) })
+    onTestFinished(() => sim.close())
+    const many = `${Array.from({ length: 1500 }, (_, i) => `q=${i}`).join('&')}&q=cat`
+    const found = await sim.fetch(`${API}/search?${many}`, { headers: auth })
+    expect([found.status, await found.json()]).toEqual([200, { found: 1 }])
+    const missed = await sim.fetch(`${API}/search?q=${'%00'.repeat(2000)}`, { headers: auth })
+    expect(missed.status).toBe(404)
+    expect((await missed.text()).length).toBeLessThan(1000)
+  })
+})
+
 describe('over HTTP (the standalone server)', () => {
   const serveApp = useAppServers()
   const serve: typeof serveApp = async (...args) => {

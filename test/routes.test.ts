@@ -189,6 +189,38 @@ describe('in process (sim.fetch)', () => {
     expect((put.headers.get('Allow') ?? '').split(/,\s*/).sort()).toEqual(['GET', 'POST'])
   })
 
+  test('the 404 of an unknown path lists the routes beside the operations: ten, then how many more', async () => {
+    const twelve = Array.from({ length: 12 }, (_, index) => ({ method: 'GET', path: `/r/${index}`, status: 200 }))
+    const sim = simulator({ scenario: withRoutes([...twelve, { ...twelve[0], query: { q: 'cat' } }, HEALTH]) })
+    const { message } = (await (await sim.fetch(`${API}/store/carts`, { headers: auth })).json()) as { message: string }
+    const listed = twelve.slice(0, 10).map(({ path }) => `GET /v1${path}`)
+    expect(message).toContain('The simulated operations are GET /v1/store/orders')
+    // Each method and path once: a route per query shares its path with the others.
+    expect(message).toContain(`The scenario's routes are ${listed.join(', ')} and 3 more.`)
+    expect(message).toMatch(/and 3 more\.$/)
+    const few = await simulator().fetch(`${API}/store/carts`, { headers: auth })
+    expect(((await few.json()) as { message: string }).message).toMatch(
+      /routes are GET \/v1\/store\/inventory, GET \/v1\/store\/orders\/\{orderId\}, POST \/v1\/store\/orders and GET \/v1\/status\.$/,
+    )
+    const none = await simulator({ scenario: 'pending' }).fetch(`${API}/store/carts`, { headers: auth })
+    expect(((await none.json()) as { message: string }).message).not.toContain('routes')
+  })
+
+  test('a route path that repeats the base is refused in one line naming the route, the base and where it would answer', () => {
+    const repeated = withRoutes([INVENTORY, { method: 'GET', path: '/v1/store/orders', status: 200, body: [] }])
+    expect(() => createSimulator({ scenario: repeated })).toThrow(
+      'Failed to load scenario "with-routes": routes[1].path "/v1/store/orders" starts with the API base /v1, under which ' +
+        `every route's path is read: it would answer at "/v1/v1/store/orders"; write "/store/orders".`,
+    )
+    const sim = simulator()
+    expect(() => sim.reset(withRoutes([{ method: 'POST', path: '/v1', status: 204 }]))).toThrow(/routes\[0\]\.path "\/v1" .*write "\/"/)
+    expect(sim.state().routes).toHaveLength(4)
+    // A path that only starts with the same letters, and any path under a root base, are the routes' own.
+    expect(simulator({ scenario: withRoutes([{ method: 'GET', path: '/v1beta/x', status: 200 }]) }).state().routes).toHaveLength(1)
+    const root = simulator({ scenario: repeated, baseUrl: 'https://api.petstore.example' })
+    expect(root.state().routes).toHaveLength(2)
+  })
+
   test('scenario.schema.json accepts a scenario with routes and refuses a malformed route', () => {
     const validate = createAjv({ strict: true }).compile(
       JSON.parse(readFileSync(new URL('../scenarios/scenario.schema.json', import.meta.url), 'utf8')) as object,
@@ -239,6 +271,64 @@ describe('over HTTP (the standalone server)', () => {
     expect(refused).toContain('takes-cancel.json')
     expect(refused).toMatch(/routes\[0\].*cancelOrder/)
     expect(refused).not.toContain('\n')
+  })
+
+  test('routes per query: ?q=cat and ?q=rex answer their own bodies, the route without query the others', async () => {
+    const search = (query: Record<string, string> | undefined, body: string) => ({
+      method: 'GET',
+      path: '/search',
+      status: 200,
+      query,
+      body,
+    })
+    const { origin, sim } = await serve({
+      scenario: withRoutes([
+        search({ q: 'cat' }, 'cat'),
+        search({ q: 'rex', page: '2' }, 'rex, page 2'),
+        search({ q: 'rex' }, 'rex'),
+        search(undefined, 'any'),
+      ]),
+    })
+    const bodyAt = async (target: string) => JSON.parse((await send(origin, target, { headers: auth })).body) as string
+    expect(await bodyAt('/v1/search?q=cat')).toBe('cat')
+    expect(await bodyAt('/v1/search?q=rex')).toBe('rex')
+    expect(await bodyAt('/v1/search?page=2&q=rex&x=1')).toBe('rex, page 2')
+    expect(await bodyAt('/v1/search?q=%63at')).toBe('cat')
+    expect(await bodyAt('/v1/search?q=dog')).toBe('any')
+    expect(await bodyAt('/v1/search')).toBe('any')
+    expect(sim.state().routes[0]).toMatchObject({ query: { q: 'cat' } })
+  })
+
+  test("a query no route of its path names is a 404 saying so; Allow still names the path's methods", async () => {
+    const { origin } = await serve({ scenario: withRoutes([{ method: 'GET', path: '/search', status: 200, query: { q: 'cat' } }]) })
+    const other = await send(origin, '/v1/search?q=secret-token-123', { headers: auth })
+    expect(other.status).toBe(404)
+    expect(JSON.parse(other.body)).toMatchObject({ code: 'not_found', message: expect.stringContaining('No route at GET "/v1/search"') })
+    expect(other.body).not.toContain('secret-token-123')
+    const put = await send(origin, '/v1/search?q=cat', { method: 'PUT', headers: auth })
+    expect([put.status, put.headers['allow']]).toEqual([405, 'GET'])
+  })
+
+  test('a folder file with a route that repeats the base is refused by a reset (409), and a scenario file at start', async () => {
+    const dir = temporaryFolder()
+    writeFileSync(
+      join(dir, 'doubled.json'),
+      JSON.stringify({ ...withRoutes([{ method: 'GET', path: '/v1/x', status: 200 }]), name: 'doubled' }),
+    )
+    const refused = await serve({ scenario: join(dir, 'doubled.json') }).then(
+      () => '',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    )
+    expect(refused).toMatch(/doubled\.json.*routes\[0\]\.path "\/v1\/x" starts with the API base \/v1.*"\/v1\/v1\/x"/)
+    expect(refused).not.toContain('\n')
+    const { origin } = await serve({ scenario: 'pending', scenariosDir: dir })
+    const reset = await send(origin, '/__sim/reset', { method: 'POST', body: JSON.stringify({ scenario: 'doubled' }) })
+    expect(reset.status).toBe(409)
+    expect(JSON.parse(reset.body)).toMatchObject({
+      code: 'scenario_file_invalid',
+      message: expect.stringContaining('routes[0].path "/v1/x"'),
+    })
+    expect((await send(origin, '/v1/store/orders', { headers: auth })).status).toBe(200)
   })
 
   test("a browser's preflight for a route's method at a spec operation's path allows that method", async () => {
