@@ -74,6 +74,7 @@ export const State = v.strictObject({
         headers: v.optional(v.record(v.string(), v.string())),
         body: v.optional(v.unknown()),
         auth: v.optional(v.boolean()),
+        query: v.optional(v.record(v.string(), v.string())),
       }),
     ),
     "Answers for what the spec does not show: the scenario's routes, then those recorded while forwarding (docs/proxy.md).",
