@@ -1,3 +1,4 @@
+import { describeTraffic, summarizeTraffic, type TrafficAnswer } from '../../core/outcome-coverage/traffic-outcomes.js'
 import { packageVersion } from '../../transports/node/package-root.js'
 import { escapeControls } from '../terminal-text.js'
 import { redactor } from '../verify/redact-key.js'
@@ -31,13 +32,22 @@ export async function recordMain(
     out.stderr(`${escapeControls(redact(line))}\n`)
     return EXIT.cannotRun
   }
+  const answers: TrafficAnswer[] = []
   let scenario: Awaited<ReturnType<typeof recordScenario>>
   try {
-    scenario = await recordScenario({ ...command, userAgent: `petstore-sim-record/${packageVersion()}` })
+    scenario = await recordScenario({
+      ...command,
+      userAgent: `petstore-sim-record/${packageVersion()}`,
+      onAnswer: (answer) => answers.push(answer),
+      onSkipped: (line) => out.stderr(`${escapeControls(redact(line))}\n`),
+    })
   } catch (error) {
     // A RecordError says it all; anything else is still one line, never a stack.
     return fail(error instanceof RecordError ? error.message : `Failed to record from ${command.target}: ${firstLine(error)}`)
   }
   const refused = writeScenarioOutput(command.out, scenario, out)
-  return refused === undefined ? EXIT.written : fail(refused)
+  if (refused !== undefined) return fail(refused)
+  // On stderr: standard output may be the scenario itself.
+  for (const line of describeTraffic(summarizeTraffic(answers))) out.stderr(`${escapeControls(redact(line))}\n`)
+  return EXIT.written
 }
