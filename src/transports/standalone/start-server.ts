@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { RequestListener, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { errorReporter } from '../../core/dispatch/error-reporter.js'
+import { type ErrorReporter, errorReporter } from '../../core/dispatch/error-reporter.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import type { AdminAppOptions } from '../express/admin-app.js'
 import { type SimulatorAppOptions, simulatorFor } from '../express/app-options.js'
@@ -38,6 +38,11 @@ export interface SimulatorServerOptions extends SimulatorAppOptions {
    * (`RunningSimulator.adminToken`).
    */
   host?: string
+  /**
+   * Told after each save through the admin API (`POST /__sim/scenarios`) has written its file, with the
+   * scenario's name: the CLI says then what the recorded traffic showed. What it throws goes to `onError`.
+   */
+  onSaved?: (saved: { name: string }) => void
 }
 
 export interface RunningSimulator {
@@ -78,6 +83,30 @@ function lazyAdminApp(sim: Simulator, options: AdminAppOptions): RequestListener
   }
 }
 
+/** The saved scenario's name, from the Location a save answers with (`/__sim/scenarios/<name>`). */
+const SAVED_AT = /^\/__sim\/scenarios\/([a-z0-9][a-z0-9-]*)$/
+
+/**
+ * `listener`, telling `onSaved` of each save it answers (200 or 201 to a POST, with the Location of a
+ * scenario): the answer says what was written, whatever path spelling reached the save.
+ */
+function tellingSaves(listener: RequestListener, onSaved: SimulatorServerOptions['onSaved'], report: ErrorReporter): RequestListener {
+  if (onSaved === undefined) return listener
+  return (req, res) => {
+    if (req.method === 'POST')
+      res.once('finish', () => {
+        const name = SAVED_AT.exec(String(res.getHeader('location') ?? ''))?.[1]
+        if (name === undefined || (res.statusCode !== 200 && res.statusCode !== 201)) return
+        try {
+          onSaved({ name })
+        } catch (error) {
+          report(error, 'telling onSaved of a save')
+        }
+      })
+    listener(req, res)
+  }
+}
+
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
   const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
@@ -107,7 +136,7 @@ function listen(options: SimulatorServerOptions, platform: Platform): Promise<Ru
   const listener = createFrontDoor({
     internals: internalsOf(sim),
     basePath,
-    admin: options.admin === false ? null : lazyAdminApp(sim, admin),
+    admin: options.admin === false ? null : tellingSaves(lazyAdminApp(sim, admin), options.onSaved, report),
     log: options.log,
     report,
     // The name a server bound to `host` is reached by as itself (bound to every address, any passes already).
