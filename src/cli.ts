@@ -103,11 +103,19 @@ async function main(): Promise<void> {
   }
   const { options, quiet } = command
   const host = options.host ?? '127.0.0.1'
+  const log = (line: string) => void process.stdout.write(`${line}\n`)
+  // Recording: the deployment's orders read before the start (unless a scenario is named), and each save's summary.
+  const recording = options.proxy?.record === true ? await import('./cli/record/start-read.js') : undefined
+  let startRead: Awaited<ReturnType<NonNullable<typeof recording>['readDeploymentAtStart']>> | undefined
   let running: RunningSimulator
   try {
+    if (recording !== undefined && command.readAtStart !== undefined && options.proxy !== undefined)
+      startRead = await recording.readDeploymentAtStart(options.proxy, command.readAtStart.pets, `petstore-sim/${packageVersion()}`)
     running = await startSimulatorServer({
       ...options,
-      ...(quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
+      ...(startRead === undefined ? {} : { scenario: startRead.scenario }),
+      ...(quiet ? {} : { log }),
+      ...(recording === undefined || quiet ? {} : { onSaved: ({ name }) => tellSave(name) }),
       // The client gets a 500 without details; the operator gets the whole story.
       onError: (error: unknown) =>
         process.stderr.write(
@@ -119,7 +127,21 @@ async function main(): Promise<void> {
     process.exit(1)
   }
   shutDownOn(running)
-  const { scenario, apiKeys } = running.sim.state()
+  const { scenario, apiKeys, routes } = running.sim.state()
+  const started = { answers: startRead?.answers ?? [], routes: recording?.routeKeys(routes) ?? new Set<string>() }
+  // What a save wrote, read back, and what the traffic showed: the file is what a later run replays.
+  function tellSave(name: string): void {
+    try {
+      const saved = internalsOf(running.sim).folder?.load(name)
+      if (saved !== undefined && recording !== undefined)
+        for (const line of recording.savedTrafficLines(saved.source, saved.text, started, options.proxy?.key)) log(line)
+    } catch (error) {
+      // The save itself succeeded: only its summary is missing.
+      log(
+        `Saved scenario "${name}", but could not read it back to say what the traffic showed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      )
+    }
+  }
   // The token is printed only when the server made it: one the operator chose stays off the screen.
   const madeToken = running.adminToken !== null && options.adminToken === undefined ? `, admin token: ${running.adminToken}` : ''
   const folder = internalsOf(running.sim).folder
@@ -131,7 +153,7 @@ async function main(): Promise<void> {
       ? ''
       : `, forwarding the rest to ${options.proxy.target}${options.proxy.record === true ? ', recording' : ''}`
   process.stdout.write(
-    `Petstore simulator ready at ${running.url} (scenario: ${scenario}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
+    `Petstore simulator ready at ${running.url} (scenario: ${scenario}${startRead === undefined ? '' : `, ${startRead.origin}`}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
   )
   if (!isLoopbackBind(host)) {
     process.stderr.write(

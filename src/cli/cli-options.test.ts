@@ -72,13 +72,50 @@ describe('--proxy and the flags that shape it', () => {
     [
       ['--proxy', 'http://127.0.0.1:9/v1', '--proxy-timeout', '2.5', '--record'],
       { PETSTORE_SIM_PROXY_KEY: 'real-key' },
-      started({ proxy: { target: 'http://127.0.0.1:9/v1', key: 'real-key', timeoutSeconds: 2.5, record: true } }),
+      // No scenario named: the CLI reads the deployment's orders at start.
+      {
+        ...started({ proxy: { target: 'http://127.0.0.1:9/v1', key: 'real-key', timeoutSeconds: 2.5, record: true } }),
+        readAtStart: { pets: false },
+      },
+    ],
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--record', '--pets'],
+      {},
+      { ...started({ proxy: { target: 'http://127.0.0.1:9/v1', record: true } }), readAtStart: { pets: true } },
+    ],
+    // A scenario named, by flag or variable, is kept: nothing is read at start.
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--record', '--scenario', 'shipped'],
+      {},
+      started({ scenario: 'shipped', proxy: { target: 'http://127.0.0.1:9/v1', record: true } }),
+    ],
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--record'],
+      { PETSTORE_SIM_SCENARIO: 'pending' },
+      started({ scenario: 'pending', proxy: { target: 'http://127.0.0.1:9/v1', record: true } }),
     ],
     [['--proxy', 'ftp://x/v1'], {}, expect.stringMatching(/^--proxy must be the http\(s\) URL .*, got "ftp:\/\/x\/v1"\.$/)],
     [[], { PETSTORE_SIM_PROXY: 'staging' }, expect.stringMatching(/^PETSTORE_SIM_PROXY must be the http\(s\) URL/)],
     [['--proxy', 'http://x/v1', '--proxy-timeout', '0'], {}, expect.stringMatching(/^--proxy-timeout must be above 0 and at most 600/)],
     [['--proxy-key', 'real-key'], {}, '--proxy-key works only with --proxy <url> (or PETSTORE_SIM_PROXY).'],
     [['--record'], {}, '--record works only with --proxy <url> (or PETSTORE_SIM_PROXY).'],
+    [['--pets'], {}, "--pets works only with --proxy <url> --record: it reads the deployment's pet records at start."],
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--pets'],
+      {},
+      "--pets works only with --proxy <url> --record: it reads the deployment's pet records at start.",
+    ],
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--record'],
+      { PETSTORE_SIM_PETS: 'yes', PETSTORE_SIM_SCENARIO: 'pending' },
+      "PETSTORE_SIM_PETS has no effect with PETSTORE_SIM_SCENARIO: the deployment's orders and pets are read at start only when no scenario is named. Drop one.",
+    ],
+    [
+      ['--proxy', 'http://127.0.0.1:9/v1', '--record', '--seed', '7'],
+      {},
+      "--seed 7 has no effect: --proxy --record starts from the deployment's orders, which no seed generates. Drop the seed, or name a scenario with --scenario.",
+    ],
+    [[], { PETSTORE_SIM_PETS: 'maybe' }, 'PETSTORE_SIM_PETS must be 1/true/yes or 0/false/no, got "maybe".'],
   ])('%j with %j', (argv, env, expected) => {
     expect(outcome(argv, env)).toEqual(expected)
   })

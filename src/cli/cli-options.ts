@@ -13,14 +13,21 @@ import { unknownVariableWarnings } from './env-warnings.js'
 import { FLAGS, type Flag } from './flags.js'
 import { CliUsageError } from './usage-error.js'
 
-/** The options the flags give: the server's, with a scenario and dates as text, and whether to log requests. */
+/** The options the flags give: the server's, with a scenario and dates as text, whether to log requests and to read pets at start. */
 type FlagOptions = Omit<SimulatorServerOptions, 'scenario' | 'deprecation'> & {
   scenario?: string
   deprecation?: Partial<Record<keyof DeprecationDates, string>>
   quiet?: boolean
+  pets?: boolean
 }
 
-export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; options: SimulatorServerOptions; quiet: boolean }
+/**
+ * A start; `readAtStart` when `--proxy --record` starts from the deployment's own orders (no scenario
+ * named): the CLI reads them (and with `pets` its pet records) before the server starts.
+ */
+type StartCommand = { kind: 'start'; options: SimulatorServerOptions; quiet: boolean; readAtStart?: { pets: boolean } }
+
+export type CliCommand = { kind: 'help' } | { kind: 'version' } | StartCommand
 
 /**
  * Reads the command line and environment into what to do. Throws a
@@ -49,9 +56,11 @@ export function parseCommandLine(
   if (values['help'] === true) return { kind: 'help' }
   if (values['version'] === true) return { kind: 'version' }
 
-  const { quiet = false, ...options } = readOptions(createFlagReader(values, FLAGS, env), FLAGS)
+  const { quiet = false, pets = false, ...options } = readOptions(createFlagReader(values, FLAGS, env), FLAGS)
   for (const line of unknownVariableWarnings(env)) warn(line)
-  return { kind: 'start', options, quiet }
+  // A scenario named (flag or variable) is kept: nothing is read at start.
+  const readAtStart = options.proxy?.record === true && options.scenario === undefined
+  return { kind: 'start', options, quiet, ...(readAtStart ? { readAtStart: { pets } } : {}) }
 }
 
 function parseBoolean(text: string, variable: string): boolean {
@@ -112,7 +121,20 @@ export function readOptions(reader: FlagReader, flags: readonly Flag[]): FlagOpt
   }
   // Read into each option's own type by its flag's reader (flags.ts).
   const checked = options as FlagOptions
-  const { scenario, scenariosDir, seed, proxy } = checked
+  const { scenario, scenariosDir, seed, proxy, pets } = checked
+  // The start read (--proxy --record, no scenario named) replaces the scenario: what would shape it has nothing to shape.
+  const readsAtStart = proxy?.target !== undefined && proxy.record === true && scenario === undefined
+  if (pets === true && !readsAtStart)
+    throw new CliUsageError(
+      proxy?.target === undefined || proxy.record !== true
+        ? `${label('pets')} works only with --proxy <url> --record: it reads the deployment's pet records at start.`
+        : `${label('pets')} has no effect with ${label('scenario')}: the deployment's orders and pets are read at start only when no scenario is named. Drop one.`,
+    )
+  if (seed !== undefined && readsAtStart)
+    throw new CliUsageError(
+      `${label('seed')} ${seed} has no effect: --proxy --record starts from the deployment's orders, which no seed generates. ` +
+        'Drop the seed, or name a scenario with --scenario.',
+    )
   // A folder's scenario is checked when the simulator is made.
   const inFolder = scenariosDir !== undefined && !isBuiltinScenarioName(scenario ?? 'default') && !looksLikePath(scenario ?? '')
   let inForce: CheckedScenario | undefined

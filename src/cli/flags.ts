@@ -192,7 +192,18 @@ export const FLAGS: readonly Flag[] = [
     env: 'PETSTORE_SIM_RECORD',
     option: 'proxy.record',
     boolean: true,
-    help: 'With --proxy: keep each forwarded answer (status below 500, body up to 1 MiB) as a route, answered offline from then on; POST /__sim/scenarios saves them. Default off.',
+    help:
+      "With --proxy: start from the deployment's own orders (one GET <url>/store/orders with --proxy-key before the server starts, " +
+      'unless --scenario or PETSTORE_SIM_SCENARIO names one, which is kept), and keep each forwarded answer (status below 500, ' +
+      'body up to 1 MiB) as a route, answered offline from then on; POST /__sim/scenarios saves both, and the log says which ' +
+      'documented outcomes the traffic showed. Default off.',
+  },
+  {
+    name: 'pets',
+    env: 'PETSTORE_SIM_PETS',
+    option: 'pets',
+    boolean: true,
+    help: "With --proxy --record: also read at start the deployment's pet records (GET /pets/{petId} for each petId its orders name, the first 100), as record --pets does. Default off.",
   },
   {
     name: 'no-admin',
