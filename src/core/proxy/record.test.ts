@@ -27,11 +27,12 @@ function routeOf(recorded: RecordedExchange, key?: string): HeldRoute {
   return decision.route
 }
 
-test('a JSON answer below 500 becomes a route of its path, without the query; shown, its int64 digits are kept', () => {
+test("a JSON answer below 500 becomes a route of its path and its query's parameters; shown, its int64 digits are kept", () => {
   const route = routeOf(exchange())
   expect(shownRoute(route)).toEqual({
     method: 'GET',
     path: '/store/inventory',
+    query: { x: '1' },
     status: 200,
     headers: { 'content-type': 'application/json' },
     body: { sold: 3, id: 9007199254740993n },
@@ -62,18 +63,22 @@ test('a text answer keeps its Content-Type and its bytes, so it is sent back as 
   expect(shownRoute(text)).toEqual({
     method: 'GET',
     path: '/store/inventory',
+    query: { x: '1' },
     status: 200,
     headers: { 'content-type': 'text/plain; charset=utf-8' },
     body: 'pong\r\n',
   })
   expect(new TextDecoder().decode(routeReply(text).body as Uint8Array)).toBe('pong\r\n')
   expect(recordedRoute(exchange({ status: 204, headers: {}, body: new Uint8Array() }))).toEqual({
-    route: { method: 'GET', path: '/store/inventory', status: 204 },
+    route: { method: 'GET', path: '/store/inventory', query: { x: '1' }, status: 204 },
   })
 })
 
 test('not recorded: 500 and above, a failure, more than 1 MiB, a body neither JSON nor text, bad JSON, the key in the body', () => {
-  expect(recordedRoute(exchange({ status: 500 }))).toEqual({ skipped: 'status 500 is not recorded (500 and above)' })
+  expect(recordedRoute(exchange({ status: 500 }))).toEqual({
+    skipped: 'status 500 is not recorded (500 and above)',
+    category: 'server error',
+  })
   expect(recordedRoute(exchange({ status: 504, failure: 'proxy_timeout' }))).toHaveProperty('skipped')
   expect(recordedRoute(exchange({ body: encode(`"${'x'.repeat(1024 * 1024)}"`) }))).toHaveProperty(
     'skipped',
@@ -82,10 +87,13 @@ test('not recorded: 500 and above, a failure, more than 1 MiB, a body neither JS
   expect(recordedRoute(exchange({ headers: { 'content-type': 'image/png' }, body: new Uint8Array([137, 80]) }))).toHaveProperty('skipped')
   expect(recordedRoute(exchange({ body: encode('{nope') }))).toHaveProperty('skipped', expect.stringContaining('not valid JSON'))
   expect(recordedRoute(exchange({ body: encode('{"a":1,"a":2}') }))).toHaveProperty('skipped', expect.stringContaining('not valid JSON'))
-  expect(recordedRoute(exchange({ body: encode(`{"echo":"${KEY}"}`) }), KEY)).toEqual({ skipped: 'the body carries the proxy key' })
+  expect(recordedRoute(exchange({ body: encode(`{"echo":"${KEY}"}`) }), KEY)).toEqual({
+    skipped: 'the body carries the proxy key',
+    category: 'carries the key',
+  })
   // Written with escapes, the key is still the key once the body is saved as its value.
   const escaped = `{"echo":"${KEY.replace('r', '\\u0072')}"}`
-  expect(recordedRoute(exchange({ body: encode(escaped) }), KEY)).toEqual({ skipped: 'the body carries the proxy key' })
+  expect(recordedRoute(exchange({ body: encode(escaped) }), KEY)).toHaveProperty('skipped', 'the body carries the proxy key')
 })
 
 test('Authorization, cookies, Set-Cookie, any header carrying the key and per-answer headers are never written', () => {
@@ -125,17 +133,93 @@ test('a header whose name holds the key, as sent or percent-encoded and in any c
   expect(routeOf(exchange({ headers }), key).headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'r-1' })
 })
 
-test("the book keeps the first per method and path; a spec operation's path is never a route", () => {
+test("the book keeps the first per method, path and query; a spec operation's path is never a route", () => {
   const book = createRouteBook([])
   expect(recordInto(book, exchange({ status: 500 }))).toBe(false)
   expect(book.list()).toHaveLength(0)
   expect(recordInto(book, exchange({ body: encode('{"first":true}') }))).toBe(true)
-  expect(recordInto(book, exchange({ body: encode('{"first":false}') }, '/store/inventory?other'))).toBe(false)
+  expect(recordInto(book, exchange({ body: encode('{"first":false}') }, '/store/inventory?x=1'))).toBe(false)
+  expect(recordInto(book, exchange({ body: encode('{"other":true}') }, '/store/inventory?x=2'))).toBe(true)
   expect(recordInto(book, { ...exchange(), method: 'POST' })).toBe(true)
-  expect(book.list().map((route) => [route.method, shownRoute(route).body])).toEqual([
-    ['GET', { first: true }],
-    ['POST', { sold: 3, id: 9007199254740993n }],
+  expect(book.list().map((route) => [route.method, route.query, shownRoute(route).body])).toEqual([
+    ['GET', { x: '1' }, { first: true }],
+    ['GET', { x: '2' }, { other: true }],
+    ['POST', { x: '1' }, { sold: 3, id: 9007199254740993n }],
   ])
-  expect(book.match('GET', '/store/inventory?y')).toMatchObject({ index: 0 })
-  expect(recordedRoute(exchange({}, '/store/orders'))).toHaveProperty('skipped', expect.stringContaining('listOrders'))
+  expect(book.match('GET', '/store/inventory?x=2&y')).toMatchObject({ index: 1 })
+  expect(recordedRoute(exchange({}, '/store/orders'))).toEqual({
+    skipped: "GET /store/orders is the spec's operation listOrders, which the simulator answers itself",
+    category: 'spec operation',
+  })
+})
+
+test('each skip has its category: no answer, server error, image, binary, not JSON, too large', () => {
+  const category = (recorded: RecordedExchange) => {
+    const decision = recordedRoute(recorded, KEY)
+    return 'category' in decision ? decision.category : 'route'
+  }
+  expect(category(exchange({ status: 504, failure: 'proxy_timeout' }))).toBe('no answer')
+  expect(category(exchange({ status: 503 }))).toBe('server error')
+  expect(category(exchange({ headers: { 'content-type': 'image/png' }, body: new Uint8Array([137, 80]) }))).toBe('image')
+  expect(category(exchange({ headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0]) }))).toBe('binary')
+  expect(category(exchange({ headers: {}, body: encode('{}') }))).toBe('binary')
+  // Labelled text, but not UTF-8.
+  expect(category(exchange({ headers: { 'content-type': 'text/plain' }, body: new Uint8Array([0xff, 0xfe]) }))).toBe('binary')
+  expect(category(exchange({ body: encode('{nope') }))).toBe('not JSON')
+  expect(category(exchange({ body: encode(`"${'x'.repeat(1024 * 1024)}"`) }))).toBe('too large')
+  expect(category(exchange({}, '/store/{id}'))).toBe('not a route')
+  expect(category(exchange({ headers: { 'content-type': 'text/csv' }, body: encode('a,b\n') }))).toBe('route')
+})
+
+/** The query a recorded route of `target` keeps. */
+const queryOf = (target: string, key?: string) => routeOf(exchange({}, target), key).query
+
+test('the query: each parameter decoded; credentials, the key, names given twice, control characters and __proto__ left out', () => {
+  expect(queryOf('/store/inventory?q=caf%C3%A9&page=2&empty=')).toEqual({ q: 'café', page: '2', empty: '' })
+  expect(queryOf('/store/inventory')).toBeUndefined()
+  expect(queryOf('/store/inventory?')).toBeUndefined()
+  expect(queryOf('/store/inventory?q=cat#frag=1')).toEqual({ q: 'cat' })
+  // Named like a credential: left out whatever the value, so the route matches any value of it.
+  const credentials = 'api_key=k1&access_token=t1&token=t2&X-Amz-Signature=s1&sessionid=s2&auth=a1&password=p1&key=k2'
+  expect(queryOf(`/store/inventory?${credentials}&q=cat`)).toEqual({ q: 'cat' })
+  // The proxy key as a value (as sent or percent-encoded) or a name, whatever the parameter's name.
+  expect(queryOf(`/store/inventory?next=${KEY}&q=cat&${KEY}=1`, KEY)).toEqual({ q: 'cat' })
+  expect(queryOf(`/store/inventory?next=${encodeURIComponent(`a ${KEY}`)}&q=cat`, KEY)).toEqual({ q: 'cat' })
+  // A route holds one value a name: a name given twice is left out.
+  expect(queryOf('/store/inventory?tag=a&tag=b&q=cat')).toEqual({ q: 'cat' })
+  expect(queryOf('/store/inventory?q=%00&__proto__=x&=nameless&r=%7F')).toBeUndefined()
+  const proto = queryOf('/store/inventory?constructor=1&toString=2')
+  expect(proto).toEqual({ constructor: '1', toString: '2' })
+  expect(Object.getPrototypeOf(proto)).toBe(Object.prototype)
+})
+
+test('a query past the bounds is skipped whole: over 32 names, a name over 256 or a value over 2048 characters, a huge text', () => {
+  const skipped = (target: string) => recordedRoute(exchange({}, target))
+  const names = (count: number) => Array.from({ length: count }, (_, index) => `p${index}=1`).join('&')
+  expect(queryOf(`/store/inventory?${names(32)}`)).toHaveProperty('p31', '1')
+  expect(skipped(`/store/inventory?${names(33)}`)).toEqual({ skipped: 'the query names over 32 parameters', category: 'query too large' })
+  expect(queryOf(`/store/inventory?${'n'.repeat(256)}=${'v'.repeat(2048)}`)).toHaveProperty('n'.repeat(256))
+  expect(skipped(`/store/inventory?${'n'.repeat(257)}=1`)).toHaveProperty('category', 'query too large')
+  expect(skipped(`/store/inventory?q=${'v'.repeat(2049)}`)).toEqual({
+    skipped: 'the query gives a value of 2049 characters, over 2048',
+    category: 'query too large',
+  })
+  // Refused before it is parsed: a million names cost nothing.
+  expect(skipped(`/store/inventory?${'a=1&'.repeat(1_000_000)}`)).toHaveProperty('category', 'query too large')
+  // Left-out names do not count: 40 credentials and one kept parameter is a route.
+  const tokens = Array.from({ length: 40 }, (_, index) => `token${index}=x`).join('&')
+  expect(queryOf(`/store/inventory?${tokens}&q=cat`)).toEqual({ q: 'cat' })
+})
+
+test('routes per query: ?q=cat and ?q=rex are recorded each, and each request is answered by its own', () => {
+  const book = createRouteBook([])
+  expect(recordInto(book, exchange({ body: encode('["Tom"]') }, '/search?q=cat'))).toBe(true)
+  expect(recordInto(book, exchange({ body: encode('["Rex"]') }, '/search?q=rex'))).toBe(true)
+  const answered = (target: string) => {
+    const found = book.match('GET', target)
+    return 'route' in found ? new TextDecoder().decode(routeReply(found.route).body as Uint8Array) : 'none'
+  }
+  expect(answered('/search?q=cat')).toBe('["Tom"]')
+  expect(answered('/search?q=rex&page=1')).toBe('["Rex"]')
+  expect(answered('/search?q=dog')).toBe('none')
 })

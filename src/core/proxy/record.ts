@@ -4,20 +4,51 @@ import { jsonText } from '../json-text.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
 import { pathSegments } from '../routes/route-path.js'
-import { type HeldRoute, isJsonMediaType, type RawBody } from '../routes/route-table.js'
+import { type HeldRoute, isJsonMediaType, OPERATION_TABLE, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
 import { HEADER_TOKEN, HEADER_VALUE, hopByHop } from '../http-headers.js'
 
 /** One forwarded request and what came back. */
 export interface RecordedExchange {
   method: string
-  /** Path and query under the base, as forwarded: the query is not part of a route. */
+  /** Path and query under the base, as forwarded: the route keeps the query's parameters (recordedQuery). */
   target: string
   answer: Pick<ForwardedAnswer, 'status' | 'headers' | 'body' | 'failure'>
 }
 
-/** A route to add (a body held as its bytes, in `raw`), or why the exchange is not one. */
-export type RecordDecision = { route: HeldRoute } | { skipped: string }
+/** An answer to make a route of, as recording (a forwarded answer) and import-har (a HAR entry) both give it. */
+export interface AnswerToRecord {
+  method: string
+  /** Path and query under the base. */
+  target: string
+  status: number
+  headers: Iterable<readonly [string, string]>
+  contentType: string | undefined
+  body: Uint8Array
+}
+
+/** What a skip is counted as in a summary (`skipped 3: 1 not JSON, 1 image, 1 server error`): a few words each. */
+export type SkipCategory =
+  | 'no answer'
+  | 'server error'
+  | 'image'
+  | 'binary'
+  | 'not JSON'
+  | 'too large'
+  | 'query too large'
+  | 'spec operation'
+  | 'carries the key'
+  | 'not a route'
+
+/** A route to add (a body held as its bytes, in `raw`), or why the exchange is not one: a sentence and its category. */
+export type RecordDecision = { route: HeldRoute } | { skipped: string; category: SkipCategory }
+
+/** What must never be written, beside the fixed rules: the proxy key, and (import-har) any credential the HAR carries. */
+export interface RecordSecrets {
+  key?: string | undefined
+  /** Whether a query value holds a secret; import-har's credentials of the whole HAR. */
+  holdsSecret?: (text: string) => boolean
+}
 
 /**
  * Never written: credentials and cookies, headers the transport sets per
@@ -48,7 +79,7 @@ function secretsOf(key: string | undefined): string[] {
  * name or its value) or anything the transport sets itself. Names
  * lower-case; undefined when none is left.
  */
-export function recordableHeaders(pairs: Iterable<readonly [string, string]>, key?: string): Record<string, string> | undefined {
+function recordableHeaders(pairs: Iterable<readonly [string, string]>, key?: string): Record<string, string> | undefined {
   const all = [...pairs]
   const connection = all.filter(([name]) => name.toLowerCase() === 'connection').map(([, value]) => value)
   const isHop = hopByHop(connection.length === 0 ? null : connection.join(','))
@@ -81,7 +112,8 @@ function rawBody(bytes: Uint8Array, json: boolean): RawBody {
   }
 }
 
-type BodyCheck = { raw?: RawBody; value?: JsonValue; text?: string } | { skipped: string }
+type Skip = { skipped: string; category: SkipCategory }
+type BodyCheck = { raw?: RawBody; value?: JsonValue; text?: string } | Skip
 
 /**
  * The body as a route holds it, its bytes copied (they are no longer the answer's), with its value and
@@ -90,22 +122,27 @@ type BodyCheck = { raw?: RawBody; value?: JsonValue; text?: string } | { skipped
  */
 function recordableBody(body: Uint8Array, contentType: string | undefined): BodyCheck {
   if (body.length === 0) return {}
-  if (body.length > MAX_ROUTE_BODY_BYTES) return { skipped: `the body is ${body.length} bytes, over ${MAX_ROUTE_BODY_BYTES} (1 MiB)` }
+  if (body.length > MAX_ROUTE_BODY_BYTES)
+    return { skipped: `the body is ${body.length} bytes, over ${MAX_ROUTE_BODY_BYTES} (1 MiB)`, category: 'too large' }
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
   const json = isJsonMediaType(type)
-  if (!json && !type.startsWith('text/')) return { skipped: `the body is neither JSON nor text (Content-Type: ${type || 'none'})` }
+  if (!json && !type.startsWith('text/'))
+    return {
+      skipped: `the body is neither JSON nor text (Content-Type: ${type || 'none'})`,
+      category: type.startsWith('image/') ? 'image' : 'binary',
+    }
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body)
   } catch {
-    return { skipped: 'the body is not UTF-8 text' }
+    return { skipped: 'the body is not UTF-8 text', category: 'binary' }
   }
   const raw = rawBody(new Uint8Array(body), json)
   if (!json) return { raw, value: text, text }
   try {
     return { raw, value: parseExactJsonFile(text) as JsonValue, text }
   } catch {
-    return { skipped: 'the body is labelled JSON but is not valid JSON' }
+    return { skipped: 'the body is labelled JSON but is not valid JSON', category: 'not JSON' }
   }
 }
 
@@ -116,25 +153,92 @@ function carriesKey(text: string | undefined, value: JsonValue | undefined, key:
   return has(text) || (text.includes('\\') && has(jsonText(value)))
 }
 
+/** The most query parameters a recorded route names, and the longest name and value (the scenario schema's bounds). */
+const MAX_QUERY_NAMES = 32
+const MAX_QUERY_NAME = 256
+const MAX_QUERY_VALUE = 2048
+/** Whether `text` is over `most` characters as the schema counts them (code points). */
+const longer = (text: string, most: number) => text.length > most && [...text].length > most
+/** A query longer than all of those together is refused before it is parsed. */
+const MAX_QUERY_TEXT = MAX_QUERY_NAMES * (MAX_QUERY_NAME + MAX_QUERY_VALUE + 2)
+
+/** JSON fields, form fields and query parameters that hold a credential: access_token, id_token, api_key, password... */
+export const CREDENTIAL_FIELD = /(?:token|secret|password|passwd|api[-_]?key|access[-_]?key|private[-_]?key|session[-_]?id)$/i
+/** Header names that carry a credential: Authorization, Cookie, X-Api-Key, X-Auth-Token, X-Session-Id, X-Client-Secret... */
+export const CREDENTIAL_HEADER = /token|key|secret|auth|session|cookie/i
+/** Query parameters besides those: signed URLs' (X-Amz-Signature, X-Amz-Credential, sig) and other spellings of a password. */
+const CREDENTIAL_PARAM = /signature|credential|^sig$|passw|pwd|jwt/i
+
 /**
- * Whether a forwarded answer becomes a route: a status below 500, a body of
- * at most 1 MiB that is JSON or text (or none), a path a route can hold.
- * The route has the answer's status, its recordable headers and its body
- * as the bytes that came (`raw`, never parsed to keep); it requires a key,
- * as the service's operations do.
+ * The query a route keeps: each parameter as `name: value`, decoded as URLSearchParams reads it.
+ * Left out, so that the route matches any value of it: a credential's name (any rule above: a name
+ * that only looks like one costs nothing but a broader match), a value or name holding a secret,
+ * a name given twice (a route holds one value a name, and one of them would match requests that
+ * differ in the other), an empty name and control characters (no route can hold them).
  */
-export function recordedRoute(exchange: RecordedExchange, key?: string): RecordDecision {
-  const { answer } = exchange
-  if (answer.failure !== undefined) return { skipped: `the target gave no answer (${answer.failure})` }
-  if (answer.status >= 500) return { skipped: `status ${answer.status} is not recorded (500 and above)` }
-  const segments = pathSegments(exchange.target)
-  if (segments.some((segment) => /[{}]/.test(segment))) return { skipped: 'the path holds "{" or "}", which a route reads as a parameter' }
+function recordedQuery(target: string, secrets: RecordSecrets): { query?: Record<string, string> } | Skip {
+  const start = target.indexOf('?')
+  if (start === -1) return {}
+  const end = target.indexOf('#', start)
+  const text = target.slice(start + 1, end === -1 ? undefined : end)
+  const tooLarge = (why: string): Skip => ({ skipped: `the query ${why}`, category: 'query too large' })
+  if (text.length > MAX_QUERY_TEXT) return tooLarge(`is ${text.length} characters long, over ${MAX_QUERY_TEXT}`)
+  const keys = secretsOf(secrets.key)
+  const secret = (part: string) => keys.some((key) => part.includes(key)) || (secrets.holdsSecret?.(part) ?? false)
+  const seen = new Map<string, number>()
+  const pairs = [...new URLSearchParams(text)]
+  for (const [name] of pairs) seen.set(name, (seen.get(name) ?? 0) + 1)
+  const query: Record<string, string> = {}
+  let names = 0
+  for (const [name, value] of pairs) {
+    const unheld = name === '' || name === '__proto__' || seen.get(name) !== 1 || /\p{Cc}/u.test(name + value)
+    const credential = CREDENTIAL_FIELD.test(name) || CREDENTIAL_HEADER.test(name) || CREDENTIAL_PARAM.test(name)
+    if (unheld || credential || secret(name) || secret(value)) continue
+    if (++names > MAX_QUERY_NAMES) return tooLarge(`names over ${MAX_QUERY_NAMES} parameters`)
+    if (longer(name, MAX_QUERY_NAME)) return tooLarge(`names a parameter of ${[...name].length} characters, over ${MAX_QUERY_NAME}`)
+    if (longer(value, MAX_QUERY_VALUE)) return tooLarge(`gives a value of ${[...value].length} characters, over ${MAX_QUERY_VALUE}`)
+    // defineProperty, not assignment: a "__proto__" parameter stays a plain own property.
+    Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return names === 0 ? {} : { query }
+}
+
+/** Whether the headers kept name a Content-Type. */
+const typed = (headers: Record<string, string> | undefined) => headers !== undefined && Object.hasOwn(headers, 'content-type')
+
+/**
+ * The one rule by which an answer becomes a route, for `--record` and import-har alike: a status
+ * below 500, not a spec operation (the simulator answers those), a body of at most 1 MiB that is JSON
+ * or text (or none), a path a route can hold. The route has the answer's status, its recordable
+ * headers, the query's parameters (recordedQuery) and its body as the bytes that came (`raw`, never
+ * parsed to keep); it requires a key, as the service's operations do.
+ */
+export function routeOfAnswer(answer: AnswerToRecord, secrets: RecordSecrets = {}): RecordDecision {
+  if (answer.status >= 500) return { skipped: `status ${answer.status} is not recorded (500 and above)`, category: 'server error' }
+  const segments = pathSegments(answer.target)
+  if (segments.some((segment) => /[{}]/.test(segment)))
+    return { skipped: 'the path holds "{" or "}", which a route reads as a parameter', category: 'not a route' }
   const path = `/${segments.join('/')}`
-  const headers = recordableHeaders(Object.entries(answer.headers), key)
-  const body = recordableBody(answer.body, answer.headers['content-type'])
+  const call = OPERATION_TABLE.match(answer.method, path)
+  if ('operation' in call)
+    return {
+      skipped: `${answer.method} ${path} is the spec's operation ${call.operation.id}, which the simulator answers itself`,
+      category: 'spec operation',
+    }
+  const query = recordedQuery(answer.target, secrets)
+  if ('skipped' in query) return query
+  let headers = recordableHeaders(answer.headers, secrets.key)
+  // A HEAD, 204 or 205 answer carries no body, whatever was held for it.
+  const bodyless = answer.method === 'HEAD' || answer.status === 204 || answer.status === 205
+  const body = recordableBody(bodyless ? new Uint8Array() : answer.body, answer.contentType)
   if ('skipped' in body) return body
-  if (carriesKey(body.text, body.value, key)) return { skipped: 'the body carries the proxy key' }
-  const candidate = { method: exchange.method, path, status: answer.status, ...(headers === undefined ? {} : { headers }) }
+  if (carriesKey(body.text, body.value, secrets.key)) return { skipped: 'the body carries the proxy key', category: 'carries the key' }
+  // A body is answered under the type it came with, though only a HAR's mimeType said it.
+  if (body.raw !== undefined && !typed(headers) && answer.contentType !== undefined) {
+    if (!HEADER_VALUE.test(answer.contentType)) return { skipped: 'the Content-Type cannot be sent as a header', category: 'not a route' }
+    headers = { ...headers, 'content-type': answer.contentType }
+  }
+  const candidate = { method: answer.method, path, status: answer.status, ...(headers === undefined ? {} : { headers }), ...query }
   const fail: Fail = (_, problem) => {
     throw new Error(problem)
   }
@@ -147,13 +251,22 @@ export function recordedRoute(exchange: RecordedExchange, key?: string): RecordD
     )
     return { route: body.raw === undefined ? route : { ...route, raw: body.raw } }
   } catch (error) {
-    return { skipped: error instanceof Error ? error.message : String(error) }
+    return { skipped: error instanceof Error ? error.message : String(error), category: 'not a route' }
   }
+}
+
+/** Whether a forwarded answer becomes a route: `routeOfAnswer`'s rule, and an answer the target gave. */
+export function recordedRoute(exchange: RecordedExchange, key?: string): RecordDecision {
+  const { answer } = exchange
+  if (answer.failure !== undefined) return { skipped: `the target gave no answer (${answer.failure})`, category: 'no answer' }
+  const { method, target } = exchange
+  const { status, headers, body } = answer
+  return routeOfAnswer({ method, target, status, headers: Object.entries(headers), contentType: headers['content-type'], body }, { key })
 }
 
 /**
  * Records this exchange's route in `book` when it is recordable; the book
- * keeps the first per method and path, within its bounds. Returns whether it was added.
+ * keeps the first per method, path and query, within its bounds. Returns whether it was added.
  */
 export function recordInto(book: RouteBook, exchange: RecordedExchange, key?: string): boolean {
   // A full book, or one that answers this already, takes no more: the body is not even read.
