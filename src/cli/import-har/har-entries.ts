@@ -17,10 +17,12 @@ export interface HarEntry {
   method: string
   /** The path under the base, "/" for the base itself. */
   path: string
+  /** The URL's query as it reads, without "?": "" for none. */
+  query: string
   status: number
   headers: [string, string][]
-  /** The answer's text, base64 decoded, or undefined when the HAR holds none. */
-  text: string | undefined
+  /** The answer's bytes, base64 decoded, or undefined when the HAR holds none. */
+  body: Uint8Array | undefined
   contentType: string | undefined
   /** A CORS preflight the browser sent on its own: the simulator answers those itself. */
   preflight: boolean
@@ -39,18 +41,19 @@ export function pairsOf(list: unknown): [string, string][] {
   })
 }
 
-/** The response text of an entry, base64 `content.encoding` decoded. */
-function contentText(content: unknown, where: string): string | undefined {
+/** The response bytes of an entry, base64 `content.encoding` decoded. */
+function contentBytes(content: unknown, where: string): Uint8Array | undefined {
   const text = field(content, 'text')
   if (typeof text !== 'string' || text === '') return undefined
-  if (field(content, 'encoding') !== 'base64') return text
+  if (field(content, 'encoding') !== 'base64') return new TextEncoder().encode(text)
   if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) failHar(`${where}: content.text is not base64, though content.encoding says so.`)
-  return Buffer.from(text, 'base64').toString('utf8')
+  return new Uint8Array(Buffer.from(text, 'base64'))
 }
 
-/** The entries under the base, read from the HAR's `log.entries`. */
-export function entriesUnder(list: readonly unknown[], base: string): HarEntry[] {
+/** The entries under the base, read from the HAR's `log.entries`, and how many others it holds (the page, its scripts...). */
+export function entriesUnder(list: readonly unknown[], base: string): { entries: HarEntry[]; outside: number } {
   const entries: HarEntry[] = []
+  let outside = 0
   for (const [index, entry] of list.entries()) {
     const request = field(entry, 'request')
     const response = field(entry, 'response')
@@ -59,13 +62,17 @@ export function entriesUnder(list: readonly unknown[], base: string): HarEntry[]
     const status = field(response, 'status')
     if (typeof method !== 'string' || typeof url !== 'string' || typeof status !== 'number')
       failHar(`The file is not a HAR: entry ${index} has no request.method, request.url and response.status.`)
-    let pathname: string
+    let parsed: URL
     try {
-      pathname = new URL(url).pathname
+      parsed = new URL(url)
     } catch {
       return failHar(`The file is not a HAR: entry ${index} has request.url ${JSON.stringify(url.slice(0, 80))}, which is no absolute URL.`)
     }
-    if (pathname !== base && !pathname.startsWith(`${base}/`)) continue
+    const { pathname } = parsed
+    if (pathname !== base && !pathname.startsWith(`${base}/`)) {
+      outside++
+      continue
+    }
     const headers = pairsOf(field(response, 'headers'))
     const content = field(response, 'content')
     const where = `entry ${index} (${method.toUpperCase()} ${pathname})`
@@ -77,9 +84,20 @@ export function entriesUnder(list: readonly unknown[], base: string): HarEntry[]
       method.toUpperCase() === 'OPTIONS' &&
       pairsOf(field(request, 'headers')).some(([name]) => name.toLowerCase() === 'access-control-request-method')
     const path = pathname.slice(base.length) || '/'
-    entries.push({ index, method: method.toUpperCase(), path, status, headers, text: contentText(content, where), contentType, preflight })
+    const query = parsed.search.slice(1)
+    entries.push({
+      index,
+      method: method.toUpperCase(),
+      path,
+      query,
+      status,
+      headers,
+      body: contentBytes(content, where),
+      contentType,
+      preflight,
+    })
   }
-  return entries
+  return { entries, outside }
 }
 
 /** The HAR's entries, or a one-line error when the text is not a HAR. */

@@ -1,4 +1,5 @@
 import { parseExactJson } from '../../core/exact-json.js'
+import { CREDENTIAL_FIELD, CREDENTIAL_HEADER } from '../../core/proxy/record.js'
 import { isPlainObject } from '../../core/scenario/plain-object.js'
 import { field, pairsOf } from './har-entries.js'
 import { secretRedactor } from './secret-search.js'
@@ -9,12 +10,8 @@ const REDACTED = '[redacted]'
 export const MAX_SECRET_CHARS = 8 * 1024 * 1024
 /** Values shorter than this are not searched for: they cannot be told from other text (as `verify` redacts its key). */
 const MIN_SECRET_LENGTH = 8
-/** Header names that carry a credential: Authorization, Cookie, X-Api-Key, X-Auth-Token, X-Session-Id, X-Client-Secret... */
-const CREDENTIAL_HEADER = /token|key|secret|auth|session|cookie/i
 /** Challenges say how to authenticate and carry no credential; a route keeps them as the service sent them. */
 const CHALLENGES = new Set(['www-authenticate', 'proxy-authenticate'])
-/** JSON fields, form fields and query parameters that hold a credential: access_token, id_token, api_key, password... */
-const CREDENTIAL_FIELD = /(?:token|secret|password|passwd|api[-_]?key|access[-_]?key|private[-_]?key|session[-_]?id)$/i
 /**
  * A `name=value` pair of a query or form in some text. It starts only where a name can (after a
  * separator), so that a long run of other characters is read once, not once per start.
@@ -112,6 +109,12 @@ export function harSecrets(entries: readonly unknown[]): Set<string> {
     messageSecrets(field(entry, 'response'), add)
   }
   return secrets
+}
+
+/** Whether a text holds any of the secrets, as the redaction below would find it. */
+export function secretFinder(secrets: ReadonlySet<string>): (text: string) => boolean {
+  const redact = secretRedactor(secrets, '')
+  return (text) => redact(text) !== text
 }
 
 /**

@@ -4,9 +4,8 @@ import { commandHelp, type Flag } from '../flags.js'
 import { type CommandOutput, writeScenarioOutput } from '../record/write-scenario-output.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
-import type { Scenario } from '../../core/scenario/scenario.js'
 import { HarImportError } from './har-entries.js'
-import { importHar } from './import-har.js'
+import { type HarImport, importHarReport } from './import-har.js'
 import { readHarFile } from './read-har-file.js'
 
 /** Every flag of `petstore-sim import-har`, in the order its help lists them. */
@@ -14,6 +13,12 @@ export const IMPORT_HAR_FLAGS: readonly Flag[] = [
   { name: 'name', env: '', value: '<name>', help: 'Name of the scenario: lower-case letters, digits and dashes. Required.' },
   { name: 'base', env: '', value: '<path>', help: "Path of the API base in the HAR's URLs. Default /v1." },
   { name: 'out', env: '', value: '<file>', help: 'Write the scenario file here. Default: standard output.' },
+  {
+    name: 'strict',
+    env: '',
+    boolean: true,
+    help: 'All or nothing: an answer of the service that cannot be a route, the orders or a pet record is an error (exit 2), not skipped.',
+  },
   { name: 'help', env: '', boolean: true, help: 'Show this help and exit.' },
 ]
 
@@ -33,22 +38,29 @@ function parseImportHarCommandLine(argv: readonly string[]) {
   if (!base.startsWith('/')) throw usage(`--base must be a path starting with "/", such as /v1, got "${base}".`)
   const out = typeof values['out'] === 'string' ? values['out'] : undefined
   if (out === '') throw usage('--out needs a file name.')
-  return { file, name, base, out }
+  return { file, name, base, out, strict: values['strict'] === true }
 }
 
 /** `petstore-sim import-har --help`. */
 export function importHarHelpText(): string {
   return commandHelp(
-    'petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]',
+    'petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>] [--strict]',
     [
       "Turns a browser's HTTP archive (DevTools, Playwright's recordHar) into a scenario file that loads as",
       'written. The last 200 answer of GET <base>/store/orders gives the orders (a status the records carry,',
       'else complete: true is shipped and the rest pending), each 200 of GET <base>/pets/{petId} a pet record,',
-      'and every other entry under the base a route: the first per method and path, JSON bodies only; CORS',
-      'preflights and 304s are left out. Credentials are never copied: headers named like token, key, secret,',
-      'auth or session, cookies, and fields such as access_token, api_key or password (JSON, form, query)',
-      'read [redacted], and so does each of their values wherever an answer echoes it. The file must be a',
-      'regular file of at most 64 MiB. Exit code: 0 written, 2 bad usage or input (nothing is written).',
+      'and every other answer under the base a route, by the rule --proxy --record keeps: below 500, a JSON',
+      'or text body (text is answered as it came, under its Content-Type) of at most 1 MiB, the first per',
+      "method, path and query; the route matches the answer's query parameters, credential-named ones left",
+      'out. Every other entry is skipped and counted on stderr in one line, such as "skipped 3: 1 image,',
+      '1 server error, 1 spec operation": images and other binary bodies, 5xx, the spec operations the',
+      'simulator answers itself (named by outcome in the lines after it), repeats, CORS preflights, 304s,',
+      'entries outside the base. --strict refuses the first answer the scenario cannot hold instead (not',
+      'preflights, 304s, repeats, spec operations or entries outside the base). Credentials are never',
+      'copied: headers named like token, key, secret, auth or session, cookies, and fields such as',
+      'access_token, api_key or password (JSON, form, query) read [redacted], and so does each of their',
+      'values wherever an answer echoes it. The file must be a regular file of at most 64 MiB. Exit code:',
+      '0 written, 2 bad usage or input, or nothing under the base to import (nothing is written).',
     ],
     IMPORT_HAR_FLAGS,
     'Example: petstore-sim import-har session.har --name checkout --out scenarios/checkout.json',
@@ -62,14 +74,15 @@ export function importHarMain(argv: readonly string[], out: CommandOutput): numb
     return 2
   }
   let command: ReturnType<typeof parseImportHarCommandLine>
-  let scenario: Scenario
+  let imported: HarImport
   try {
     command = parseImportHarCommandLine(argv)
     if (command === 'help') {
       out.stdout(`${importHarHelpText()}\n`)
       return 0
     }
-    scenario = importHar(readHarFile(command.file), { name: command.name, base: command.base })
+    const { name, base, strict } = command
+    imported = importHarReport(readHarFile(command.file), { name, base, strict })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     // Bad usage and bad input say it all; anything else is still one line, never a stack.
@@ -77,6 +90,10 @@ export function importHarMain(argv: readonly string[], out: CommandOutput): numb
       error instanceof HarImportError || error instanceof CliUsageError ? message : `Failed to import the HAR: ${message.split('\n')[0]}`,
     )
   }
-  const refused = writeScenarioOutput(command.out, scenario, out)
-  return refused === undefined ? 0 : fail(refused)
+  const refused = writeScenarioOutput(command.out, imported.scenario, out)
+  if (refused !== undefined) return fail(refused)
+  // Said once the file is written, so that a refused write stays one line.
+  for (const line of [...(imported.skipped === undefined ? [] : [imported.skipped]), ...imported.traffic])
+    out.stderr(`${escapeControls(line)}\n`)
+  return 0
 }

@@ -60,7 +60,7 @@ function har(entries: EntryInput[]): string {
 
 const API = 'https://api.example.test/v1'
 
-test('the last 200 list gives the orders, other entries under the base the routes (first per method and path), pets their records', () => {
+test('the last 200 list gives the orders, other entries under the base the routes (first per method, path and query), pets their records', () => {
   const text = har([
     { url: `${API}/store/orders`, text: '[{"id":1,"complete":false}]' },
     // The browser's cache answered: no answer of the service's own, so the next one gives the route.
@@ -90,14 +90,17 @@ test('the last 200 list gives the orders, other entries under the base the route
     {
       method: 'GET',
       path: '/store/inventory',
+      query: { fresh: '1' },
       status: 200,
       headers: { 'content-type': 'application/json', 'x-trace': 'a' },
       body: { available: 3 },
     },
+    // Another query: another route.
+    { method: 'GET', path: '/store/inventory', status: 200, headers: { 'content-type': 'application/json' }, body: { available: 99 } },
     { method: 'POST', path: '/store/orders', status: 201, headers: { 'content-type': 'application/json' }, body: { id: 3 } },
   ])
   expect(scenario.description).toMatch(
-    /^Imported from a HAR \(base \/v1\): 2 orders; status from complete.*; 2 routes; 1 pet record; 2 entries not imported .*\.$/,
+    /^Imported from a HAR \(base \/v1\): 2 orders; status from complete.*; 3 routes; 1 pet record; skipped 7: 4 spec operations, 1 cached, 1 no answer, 1 outside the base\.$/,
   )
   const written = stringifyExactJson(scenario, 2)
   expect(written).not.toContain(SECRET)
@@ -129,7 +132,7 @@ test('CORS preflights are left out, and a credential an answer echoes reads [red
       body: { user: 'ann', session: '[redacted]', '[redacted]': 1 },
     },
   ])
-  expect(scenario.description).toContain('1 entry not imported')
+  expect(scenario.description).toContain('skipped 1: 1 preflight')
   expect(scenario.description).toContain('credentials the HAR carries read [redacted] in 2 values')
   expect(stringifyExactJson(scenario)).not.toContain(SECRET)
 })
@@ -144,9 +147,9 @@ test('--base picks the API in the URLs; no list leaves the scenario without orde
 })
 
 test('bad input is a one-line HarImportError', () => {
-  const problem = (text: string, base?: string) => {
+  const problem = (text: string, base?: string, strict = false) => {
     try {
-      importHar(text, { name: 'x', ...(base === undefined ? {} : { base }) })
+      importHar(text, { name: 'x', strict, ...(base === undefined ? {} : { base }) })
     } catch (error) {
       expect(error).toBeInstanceOf(HarImportError)
       expect((error as Error).message).not.toContain('\n')
@@ -159,11 +162,21 @@ test('bad input is a one-line HarImportError', () => {
   expect(problem(har([{ url: 'https://other.test/api/x', text: '{}' }]))).toBe(
     "The HAR has no entry under /v1 (of its 1 entries); give the API's base with --base.",
   )
-  expect(problem(har([{ url: `${API}/store/inventory`, mimeType: 'text/html', text: '<p>hi</p>' }]))).toBe(
-    'entry 0 (GET /v1/store/inventory): the body is not JSON (text/html); only JSON bodies are imported.',
+  const image = har([{ url: `${API}/store/inventory`, mimeType: 'image/png', text: 'iVBORw0KGgo=', encoding: 'base64' }])
+  // Nothing could be taken: no scenario, rather than an empty one that differs from the default without a word.
+  expect(problem(image)).toBe('Nothing under /v1 could be imported (no list of orders, pet record or route): skipped 1: 1 image.')
+  expect(problem(image, undefined, true)).toBe(
+    'entry 0 (GET /v1/store/inventory): the body is neither JSON nor text (Content-Type: image/png). Without --strict, such entries are skipped.',
   )
-  expect(problem(har([{ url: `${API}/store/orders`, text: '{"not":"a list"}' }]))).toContain('the list of orders is not a JSON array')
-  expect(problem(har([{ url: `${API}/x`, text: 'eyJ', encoding: 'base64' }]))).toContain('the body is not JSON')
+  const notList = har([{ url: `${API}/store/orders`, text: '{"not":"a list"}' }])
+  expect(problem(notList)).toContain('skipped 1: 1 bad order list')
+  expect(problem(notList, undefined, true)).toContain('entry 0 (GET /v1/store/orders): the list of orders is not a JSON array.')
+  expect(problem(har([{ url: `${API}/x`, text: 'eyJ', encoding: 'base64' }]), undefined, true)).toContain(
+    'the body is labelled JSON but is not valid JSON',
+  )
+  expect(problem(har([{ url: `${API}/x`, text: '!!', encoding: 'base64' }]))).toBe(
+    'entry 0 (GET /v1/x): content.text is not base64, though content.encoding says so.',
+  )
   expect(problem('x'.repeat(MAX_HAR_CHARS + 1))).toContain('the most read is 67108864 (64 MiB)')
   expect(problem(har([{ url: `${API}/x` }]), 'v1')).toContain('--base must be a path starting with "/"')
 })

@@ -1,8 +1,8 @@
 import { parseExactJson } from '../../core/exact-json.js'
 import type { JsonValue } from '../../core/glossary.js'
-import { recordableHeaders } from '../../core/proxy/record.js'
-import { type Fail, MAX_ROUTES, parseRoute } from '../../core/routes/parse-routes.js'
-import { pathSegments } from '../../core/routes/route-path.js'
+import { describeTraffic, summarizeTraffic, type TrafficAnswer } from '../../core/outcome-coverage/traffic-outcomes.js'
+import { routeOfAnswer } from '../../core/proxy/record.js'
+import { MAX_ROUTES } from '../../core/routes/parse-routes.js'
 import { ROUTE_METHODS, type Route } from '../../core/routes/route-schema.js'
 import { OPERATION_TABLE } from '../../core/routes/route-table.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
@@ -10,7 +10,8 @@ import type { Scenario } from '../../core/scenario/scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import { describeOrders, type ListedOrders, ordersFromList } from '../record/orders-from-list.js'
 import { entriesUnder, failHar as fail, type HarEntry, harEntries } from './har-entries.js'
-import { harSecrets, MAX_SECRET_CHARS, redactSecrets } from './har-secrets.js'
+import { harSecrets, MAX_SECRET_CHARS, redactSecrets, secretFinder } from './har-secrets.js'
+import { type HarSkip, skippedEntries } from './skipped-entries.js'
 
 /** The largest HAR read, in characters. */
 export const MAX_HAR_CHARS = 64 * 1024 * 1024
@@ -19,96 +20,174 @@ function where(entry: HarEntry, base: string): string {
   return `entry ${entry.index} (${entry.method} ${base}${entry.path === '/' ? '' : entry.path})`
 }
 
-/** An answer's body as JSON, or a one-line error naming the entry. */
-function jsonBody(entry: HarEntry, base: string): JsonValue | undefined {
-  if (entry.text === undefined) return undefined
+const textOf = (entry: HarEntry) => (entry.body === undefined ? undefined : new TextDecoder().decode(entry.body))
+
+/** An answer's body as JSON (none: undefined), or why it is not. */
+function jsonBody(entry: HarEntry): { value: JsonValue | undefined } | { problem: string } {
+  const text = textOf(entry)
+  if (text === undefined) return { value: undefined }
   try {
-    return parseExactJson(entry.text) as JsonValue
+    return { value: parseExactJson(text) as JsonValue }
   } catch {
     const type = entry.contentType === undefined ? '' : ` (${entry.contentType.split(';')[0]})`
-    return fail(`${where(entry, base)}: the body is not JSON${type}; only JSON bodies are imported.`)
+    return { problem: `the body is not JSON${type}` }
   }
 }
 
-/** The route an entry gives; a problem names the entry. */
-function routeOf(entry: HarEntry, base: string): Route {
-  // Browsers percent-encode braces; a literal one would turn the route's segment into a parameter.
-  if (/[{}]/.test(entry.path)) fail(`${where(entry, base)}: the path holds "{" or "}", which a route reads as a parameter.`)
-  const headers = recordableHeaders(entry.headers)
-  // A HEAD, 204 or 205 answer carries no body, whatever a HAR holds for it.
-  const body = entry.method === 'HEAD' || entry.status === 204 || entry.status === 205 ? undefined : jsonBody(entry, base)
-  const candidate = {
-    method: entry.method,
-    path: `/${pathSegments(entry.path).join('/')}`,
-    status: entry.status,
-    ...(headers === undefined ? {} : { headers }),
-    ...(body === undefined ? {} : { body }),
-  }
-  const failRoute: Fail = (_, problem) => fail(`${where(entry, base)}: ${problem}.`)
-  return parseRoute(candidate, 'route', failRoute)
-}
-
-function listedOrders(list: HarEntry | undefined, base: string): ListedOrders {
-  if (list === undefined)
-    return {
-      orders: [],
-      statusRule: `no 200 answer of GET ${base}/store/orders in the HAR, so no orders`,
-      exposeStatus: false,
-      leftOut: [],
-    }
-  const items = jsonBody(list, base)
-  if (!Array.isArray(items)) fail(`${where(list, base)}: the list of orders is not a JSON array.`)
+/** The orders of the list's answer, or why they cannot be read. */
+function listedOrders(list: HarEntry): ListedOrders | { problem: string } {
+  const items = jsonBody(list)
+  if ('problem' in items || !Array.isArray(items.value)) return { problem: 'the list of orders is not a JSON array' }
   try {
-    return ordersFromList(items)
+    return ordersFromList(items.value)
   } catch (error) {
-    return fail(`${where(list, base)}: ${error instanceof Error ? error.message : String(error)}.`)
+    return { problem: error instanceof Error ? error.message : String(error) }
   }
 }
+
+const noOrders = (base: string, unread: boolean): ListedOrders => ({
+  orders: [],
+  statusRule: `${unread ? 'the 200 answer' : 'no 200 answer'} of GET ${base}/store/orders in the HAR${unread ? ' could not be read' : ''}, so no orders`,
+  exposeStatus: false,
+  leftOut: [],
+})
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
 
+/** Why an entry holds no answer of the service's own (status 0: blocked or aborted; 304: the browser's cache answered). */
+function unanswered(entry: HarEntry): { category: HarSkip; why: string } | undefined {
+  if (entry.preflight) return { category: 'preflight', why: 'a CORS preflight, which the simulator answers itself' }
+  if (entry.status === 304) return { category: 'cached', why: "304: the browser's cache answered" }
+  if (entry.status < 200 || entry.status > 599)
+    return { category: 'no answer', why: `status ${entry.status} is no answer a route can give` }
+  return undefined
+}
+
+/** What an import gives: the scenario, and the lines a command prints about it (the skipped entries, the outcomes seen). */
+export interface HarImport {
+  scenario: Scenario
+  /** `skipped 3: 1 not JSON, 1 image, 1 server error`, or undefined when every entry under the base was taken. */
+  skipped: string | undefined
+  /** describeTraffic's lines over every answer under the base. */
+  traffic: string[]
+}
+
+type Skip = (entry: HarEntry, category: HarSkip, why: string) => void
+
+/** The routes of the entries given, by the rule recording keeps: the first per method, path and query, within MAX_ROUTES. */
+function routeTaker(holdsSecret: (text: string) => boolean, skip: Skip) {
+  const routes: Route[] = []
+  const routed = new Set<string>()
+  const take = (entry: HarEntry) => {
+    const target = `${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
+    const answer = { method: entry.method, target, status: entry.status, headers: entry.headers, contentType: entry.contentType }
+    const decision = routeOfAnswer({ ...answer, body: entry.body ?? new Uint8Array() }, { holdsSecret })
+    if ('skipped' in decision) return skip(entry, decision.category, decision.skipped)
+    const { raw, ...held } = decision.route
+    const route: Route = raw === undefined ? held : { ...held, body: raw.value() }
+    const query = Object.entries(route.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    const identity = JSON.stringify([route.method, route.path, query])
+    if (routed.has(identity)) return skip(entry, 'repeated', 'an earlier answer to the same method, path and query is taken')
+    if (routes.length === MAX_ROUTES) return skip(entry, 'over the route limit', `a scenario holds at most ${MAX_ROUTES} routes`)
+    routed.add(identity)
+    routes.push(route)
+  }
+  return { routes, take }
+}
+
+/** What the entries under the base give: each answer (for the traffic lines), the list's and pets' entries taken, the routes. */
+function sortEntries(entries: readonly HarEntry[], holdsSecret: (text: string) => boolean, skip: Skip) {
+  const answers: TrafficAnswer[] = []
+  let list: HarEntry | undefined
+  const pets = new Map<string, HarEntry>()
+  const routes = routeTaker(holdsSecret, skip)
+  for (const entry of entries) {
+    const none = unanswered(entry)
+    if (none !== undefined) {
+      skip(entry, none.category, none.why)
+      continue
+    }
+    answers.push({ method: entry.method, path: entry.path, status: entry.status, headers: entry.headers, body: textOf(entry) })
+    if (!(ROUTE_METHODS as readonly string[]).includes(entry.method)) {
+      skip(entry, 'other method', `${entry.method} is no method a route answers`)
+      continue
+    }
+    // Calls of a spec operation, by the simulator's own table, are the simulator's: the last list and each pet's last record are taken.
+    const call = OPERATION_TABLE.match(entry.method, entry.path)
+    const operation = 'operation' in call ? call.operation.id : undefined
+    const taken = (earlier: HarEntry | undefined) => {
+      if (earlier !== undefined) skip(earlier, 'spec operation', 'a later answer of the same operation is taken')
+      return entry
+    }
+    if (operation === 'listOrders' && entry.status === 200) list = taken(list)
+    else if (operation === 'getPetById' && entry.status === 200) {
+      const id = 'param' in call ? call.param : ''
+      pets.set(id, taken(pets.get(id)))
+    } else if (operation !== undefined) skip(entry, 'spec operation', `the simulator answers ${operation} itself`)
+    else routes.take(entry)
+  }
+  return { answers, list, pets, routes: routes.routes }
+}
+
+/** The orders and pet records of the entries taken; one that cannot be read is skipped. */
+function readTaken(list: HarEntry | undefined, petEntries: ReadonlyMap<string, HarEntry>, skip: Skip) {
+  let listed: ListedOrders | undefined
+  if (list !== undefined) {
+    const read = listedOrders(list)
+    if ('problem' in read) skip(list, 'bad order list', read.problem)
+    else listed = read
+  }
+  const pets: Record<string, JsonValue> = {}
+  for (const [id, entry] of petEntries) {
+    const record = jsonBody(entry)
+    if ('problem' in record) skip(entry, 'not JSON', record.problem)
+    // defineProperty, not assignment: a "__proto__" id stays a plain own property.
+    else Object.defineProperty(pets, id, { value: record.value ?? null, enumerable: true, writable: true, configurable: true })
+  }
+  return { listed, pets }
+}
+
+/** The HAR's credentials, within what import-har searches for. */
+function secretsOf(list: readonly unknown[]): Set<string> {
+  const secrets = harSecrets(list)
+  const chars = [...secrets].reduce((total, secret) => total + secret.length, 0)
+  if (chars > MAX_SECRET_CHARS)
+    fail(
+      `The HAR's credentials (headers, cookies, tokens) come to ${chars} characters; import-har redacts at most ${MAX_SECRET_CHARS} (8 Mi).`,
+    )
+  return secrets
+}
+
 /**
  * Turns a HAR (DevTools, Playwright's `recordHar`) into a scenario, as `import-har --help` tells: the
- * orders, pet records and routes of the entries under the base, no credential copied (har-secrets.ts).
- * Throws a one-line `HarImportError` for bad input.
+ * orders, pet records and routes of the entries under the base, each route by the rule recording keeps
+ * (record.ts `routeOfAnswer`), no credential copied (har-secrets.ts). An entry that cannot be taken is
+ * skipped and counted; with `strict`, the first such answer is a one-line `HarImportError`, as is bad input.
  */
-export function importHar(harText: string, options: { name: string; base?: string }): Scenario {
+export function importHarReport(harText: string, options: { name: string; base?: string; strict?: boolean }): HarImport {
   if (harText.length > MAX_HAR_CHARS) fail(`The HAR is ${harText.length} characters long; the most read is ${MAX_HAR_CHARS} (64 MiB).`)
   const given = options.base ?? '/v1'
   if (!/^\/\S*$/.test(given)) fail(`--base must be a path starting with "/", such as /v1, got ${JSON.stringify(given)}.`)
   const base = given.replace(/\/+$/, '')
   const list = harEntries(harText)
-  const entries = entriesUnder(list, base)
+  const { entries, outside } = entriesUnder(list, base)
   if (entries.length === 0)
     fail(`The HAR has no entry under ${base || '/'} (of its ${list.length} entries); give the API's base with --base.`)
-  let ordersEntry: HarEntry | undefined
-  const pets: Record<string, JsonValue> = {}
-  const routes: Route[] = []
-  const routed = new Set<string>()
-  let skipped = 0
-  for (const entry of entries) {
-    // 0: blocked or aborted; 304: the browser's cache answered, so the HAR holds no answer of the service's own.
-    const unanswered = entry.status < 200 || entry.status > 599 || entry.status === 304
-    if (unanswered || entry.preflight || !(ROUTE_METHODS as readonly string[]).includes(entry.method)) {
-      skipped++
-      continue
-    }
-    // Calls of a spec operation, by the simulator's own table, are the simulator's: never routes.
-    const call = OPERATION_TABLE.match(entry.method, entry.path)
-    const operation = 'operation' in call ? call.operation.id : undefined
-    if (operation === 'listOrders' && entry.status === 200) ordersEntry = entry
-    else if (operation === 'getPetById' && entry.status === 200) pets['param' in call ? call.param : ''] = jsonBody(entry, base) ?? null
-    else if (operation === undefined) {
-      const route = `${entry.method} /${pathSegments(entry.path).join('/')}`
-      if (routed.has(route)) continue
-      if (routes.length === MAX_ROUTES)
-        fail(`The HAR gives more than ${MAX_ROUTES} routes (method and path pairs); a scenario holds at most ${MAX_ROUTES}.`)
-      routed.add(route)
-      routes.push(routeOf(entry, base))
-    }
-  }
-  const listed = listedOrders(ordersEntry, base)
+  const secrets = secretsOf(list)
+  const skipped = skippedEntries()
+  skipped.add('outside the base', -1, '', outside)
+  const skip: Skip = (entry, category, why) => skipped.add(category, entry.index, `${where(entry, base)}: ${why}.`)
+  const sorted = sortEntries(entries, secretFinder(secrets), skip)
+  const { routes } = sorted
+  let { listed, pets } = readTaken(sorted.list, sorted.pets, skip)
+  const refused = skipped.refused()
+  if (options.strict === true && refused !== undefined) fail(`${refused} Without --strict, such entries are skipped.`)
+  const summary = skipped.summary()
   const petCount = Object.keys(pets).length
+  // An empty scenario would differ from the default without a word: nothing taken is bad input.
+  if (listed === undefined && petCount === 0 && routes.length === 0)
+    fail(`Nothing under ${base || '/'} could be imported (no list of orders, pet record or route): ${summary ?? 'no entry'}.`)
+  listed ??= noOrders(base, sorted.list !== undefined)
   const built: Scenario = {
     name: options.name,
     description: '',
@@ -117,17 +196,11 @@ export function importHar(harText: string, options: { name: string; base?: strin
     ...(petCount > 0 ? { pets } : {}),
     ...(routes.length > 0 ? { routes } : {}),
   }
-  const secrets = harSecrets(list)
-  const secretChars = [...secrets].reduce((total, secret) => total + secret.length, 0)
-  if (secretChars > MAX_SECRET_CHARS)
-    fail(
-      `The HAR's credentials (headers, cookies, tokens) come to ${secretChars} characters; import-har redacts at most ${MAX_SECRET_CHARS} (8 Mi).`,
-    )
   const { value: scenario, redacted } = redactSecrets(built, secrets)
   const extra = [
     plural(routes.length, 'route'),
     ...(petCount > 0 ? [plural(petCount, 'pet record')] : []),
-    ...(skipped > 0 ? [`${plural(skipped, 'entry', 'entries')} not imported (CORS preflight, 304, no answer or another method)`] : []),
+    ...(summary === undefined ? [] : [summary]),
     ...(redacted > 0 ? [`credentials the HAR carries read [redacted] in ${plural(redacted, 'value')}`] : []),
   ]
   scenario.description = describeOrders(`Imported from a HAR (base ${base || '/'})`, listed, extra)
@@ -137,5 +210,10 @@ export function importHar(harText: string, options: { name: string; base?: strin
     if (isScenarioError(error)) fail(error.message)
     throw error
   }
-  return scenario
+  return { scenario, skipped: summary, traffic: describeTraffic(summarizeTraffic(sorted.answers)) }
+}
+
+/** The scenario of a HAR, as `importHarReport` makes it. */
+export function importHar(harText: string, options: { name: string; base?: string; strict?: boolean }): Scenario {
+  return importHarReport(harText, options).scenario
 }
