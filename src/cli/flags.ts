@@ -252,7 +252,7 @@ export function helpText(): string {
       'petstore-sim [options]     (or: npm start -- [options])',
       '       petstore-sim verify --target <url> --key <token> [verify options]',
       '       petstore-sim record --target <url> --name <name> --key <token> [--out <file>]   (see record --help)',
-      '       petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>]   (see import-har --help)',
+      '       petstore-sim import-har <file.har> --name <name> [--base /v1] [--out <file>] [--strict]   (see import-har --help)',
       '       petstore-sim coverage [dir ...] [--require <id,...>] [--min <percent>] [--json]   (see coverage --help)',
       '       petstore-sim mcp [--url <server>]   MCP tools for coding assistants, on stdio (see mcp --help)',
     ].join('\n'),

@@ -1,7 +1,7 @@
 import { parseExactJson } from '../../core/exact-json.js'
 import type { JsonValue } from '../../core/glossary.js'
 import { describeTraffic, summarizeTraffic, type TrafficAnswer } from '../../core/outcome-coverage/traffic-outcomes.js'
-import { routeOfAnswer } from '../../core/proxy/record.js'
+import { type RecordSecrets, routeOfAnswer } from '../../core/proxy/record.js'
 import { MAX_ROUTES } from '../../core/routes/parse-routes.js'
 import { ROUTE_METHODS, type Route } from '../../core/routes/route-schema.js'
 import { OPERATION_TABLE } from '../../core/routes/route-table.js'
@@ -75,13 +75,13 @@ export interface HarImport {
 type Skip = (entry: HarEntry, category: HarSkip, why: string) => void
 
 /** The routes of the entries given, by the rule recording keeps: the first per method, path and query, within MAX_ROUTES. */
-function routeTaker(holdsSecret: (text: string) => boolean, skip: Skip) {
+function routeTaker(rules: RecordSecrets, skip: Skip) {
   const routes: Route[] = []
   const routed = new Set<string>()
   const take = (entry: HarEntry) => {
     const target = `${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
     const answer = { method: entry.method, target, status: entry.status, headers: entry.headers, contentType: entry.contentType }
-    const decision = routeOfAnswer({ ...answer, body: entry.body ?? new Uint8Array() }, { holdsSecret })
+    const decision = routeOfAnswer({ ...answer, body: entry.body ?? new Uint8Array() }, rules)
     if ('skipped' in decision) return skip(entry, decision.category, decision.skipped)
     const { raw, ...held } = decision.route
     const route: Route = raw === undefined ? held : { ...held, body: raw.value() }
@@ -96,11 +96,11 @@ function routeTaker(holdsSecret: (text: string) => boolean, skip: Skip) {
 }
 
 /** What the entries under the base give: each answer (for the traffic lines), the list's and pets' entries taken, the routes. */
-function sortEntries(entries: readonly HarEntry[], holdsSecret: (text: string) => boolean, skip: Skip) {
+function sortEntries(entries: readonly HarEntry[], rules: RecordSecrets, skip: Skip) {
   const answers: TrafficAnswer[] = []
   let list: HarEntry | undefined
   const pets = new Map<string, HarEntry>()
-  const routes = routeTaker(holdsSecret, skip)
+  const routes = routeTaker(rules, skip)
   for (const entry of entries) {
     const none = unanswered(entry)
     if (none !== undefined) {
@@ -177,7 +177,7 @@ export function importHarReport(harText: string, options: { name: string; base?:
   const skipped = skippedEntries()
   skipped.add('outside the base', -1, '', outside)
   const skip: Skip = (entry, category, why) => skipped.add(category, entry.index, `${where(entry, base)}: ${why}.`)
-  const sorted = sortEntries(entries, secretFinder(secrets), skip)
+  const sorted = sortEntries(entries, { holdsSecret: secretFinder(secrets), basePath: base }, skip)
   const { routes } = sorted
   let { listed, pets } = readTaken(sorted.list, sorted.pets, skip)
   const refused = skipped.refused()

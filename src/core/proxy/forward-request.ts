@@ -37,7 +37,7 @@ export async function forwardRequest(context: RequestContext, instance: Instance
     },
     options,
   )
-  // The book keeps the first answer per method and path, within the state's bounds.
-  if (proxy.record) recordInto(instance.routes, { method: request.method, target, answer }, proxy.key)
+  // The book keeps the first answer per method, path and query, within the state's bounds.
+  if (proxy.record) recordInto(instance.routes, { method: request.method, target, answer }, proxy.key, context.setup.base.path)
   return { status: answer.status, headers: answer.headers, body: answer.body, setCookie: answer.setCookie }
 }

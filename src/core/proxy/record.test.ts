@@ -133,6 +133,19 @@ test('a header whose name holds the key, as sent or percent-encoded and in any c
   expect(routeOf(exchange({ headers }), key).headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'r-1' })
 })
 
+test('a path that repeats the API base is never recorded: its route would answer at the base twice', () => {
+  const book = createRouteBook([])
+  expect(recordInto(book, exchange({}, '/v1/store/inventory'), undefined, '/v1')).toBe(false)
+  expect(recordedRoute(exchange({}, '/v1'), undefined, '/v1')).toMatchObject({ category: 'not a route' })
+  expect(recordedRoute(exchange({}, '/v1/x'), undefined, '/v1')).toHaveProperty(
+    'skipped',
+    expect.stringContaining('starts with the API base /v1'),
+  )
+  // Under the root, or a base it only begins like, the path is an ordinary one.
+  expect(recordInto(book, exchange({}, '/v1x/store'), undefined, '/v1')).toBe(true)
+  expect(recordedRoute(exchange({}, '/v1/x'))).toHaveProperty('route.path', '/v1/x')
+})
+
 test("the book keeps the first per method, path and query; a spec operation's path is never a route", () => {
   const book = createRouteBook([])
   expect(recordInto(book, exchange({ status: 500 }))).toBe(false)

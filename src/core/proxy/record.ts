@@ -2,7 +2,7 @@ import { parseExactJsonFile } from '../exact-json.js'
 import type { JsonValue } from '../glossary.js'
 import { jsonText } from '../json-text.js'
 import type { RouteBook } from '../routes/route-book.js'
-import { type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
+import { baseRepeated, type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
 import { pathSegments } from '../routes/route-path.js'
 import { type HeldRoute, isJsonMediaType, OPERATION_TABLE, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
@@ -48,6 +48,8 @@ export interface RecordSecrets {
   key?: string | undefined
   /** Whether a query value holds a secret; import-har's credentials of the whole HAR. */
   holdsSecret?: (text: string) => boolean
+  /** The API base ("/v1"; "" at the root): a path that repeats it is no route, as a scenario's load refuses it. */
+  basePath?: string
 }
 
 /**
@@ -219,6 +221,8 @@ export function routeOfAnswer(answer: AnswerToRecord, secrets: RecordSecrets = {
   if (segments.some((segment) => /[{}]/.test(segment)))
     return { skipped: 'the path holds "{" or "}", which a route reads as a parameter', category: 'not a route' }
   const path = `/${segments.join('/')}`
+  const repeated = baseRepeated([{ path }], secrets.basePath ?? '')
+  if (repeated !== undefined) return { skipped: repeated.problem.replace(/^routes\[0\]\.path /, 'the path '), category: 'not a route' }
   const call = OPERATION_TABLE.match(answer.method, path)
   if ('operation' in call)
     return {
@@ -256,21 +260,21 @@ export function routeOfAnswer(answer: AnswerToRecord, secrets: RecordSecrets = {
 }
 
 /** Whether a forwarded answer becomes a route: `routeOfAnswer`'s rule, and an answer the target gave. */
-export function recordedRoute(exchange: RecordedExchange, key?: string): RecordDecision {
+export function recordedRoute(exchange: RecordedExchange, key?: string, basePath = ''): RecordDecision {
   const { answer } = exchange
   if (answer.failure !== undefined) return { skipped: `the target gave no answer (${answer.failure})`, category: 'no answer' }
   const { method, target } = exchange
   const { status, headers, body } = answer
-  return routeOfAnswer({ method, target, status, headers: Object.entries(headers), contentType: headers['content-type'], body }, { key })
+  return routeOfAnswer({ method, target, status, headers: Object.entries(headers), contentType: headers['content-type'], body }, { key, basePath })
 }
 
 /**
  * Records this exchange's route in `book` when it is recordable; the book
  * keeps the first per method, path and query, within its bounds. Returns whether it was added.
  */
-export function recordInto(book: RouteBook, exchange: RecordedExchange, key?: string): boolean {
+export function recordInto(book: RouteBook, exchange: RecordedExchange, key?: string, basePath = ''): boolean {
   // A full book, or one that answers this already, takes no more: the body is not even read.
   if (book.list().length >= MAX_ROUTES || !('allow' in book.match(exchange.method, exchange.target))) return false
-  const decision = recordedRoute(exchange, key)
+  const decision = recordedRoute(exchange, key, basePath)
   return 'route' in decision && book.add(decision.route)
 }

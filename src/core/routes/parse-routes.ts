@@ -32,7 +32,7 @@ export function parseRoutes(value: unknown, fail: Fail): Route[] {
  * The first route whose path starts with the API base (`/v1/store/orders` under `/v1`), said as one line:
  * a route's path is read under the base, so it would answer at `/v1/v1/store/orders`. None under a root base.
  */
-export function baseRepeated(routes: readonly Route[], basePath: string): { field: string; problem: string } | undefined {
+export function baseRepeated(routes: readonly Pick<Route, 'path'>[], basePath: string): { field: string; problem: string } | undefined {
   if (basePath === '') return undefined
   const index = routes.findIndex(({ path }) => path === basePath || path.startsWith(`${basePath}/`))
   const path = routes[index]?.path
