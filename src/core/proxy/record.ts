@@ -265,7 +265,10 @@ export function recordedRoute(exchange: RecordedExchange, key?: string, basePath
   if (answer.failure !== undefined) return { skipped: `the target gave no answer (${answer.failure})`, category: 'no answer' }
   const { method, target } = exchange
   const { status, headers, body } = answer
-  return routeOfAnswer({ method, target, status, headers: Object.entries(headers), contentType: headers['content-type'], body }, { key, basePath })
+  return routeOfAnswer(
+    { method, target, status, headers: Object.entries(headers), contentType: headers['content-type'], body },
+    { key, basePath },
+  )
 }
 
 /**
