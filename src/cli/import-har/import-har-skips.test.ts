@@ -95,7 +95,7 @@ test('spec operations are never routes: the last list and each pet record are ta
   expect(report.traffic.join('\n')).toContain('cancelOrder.409.order_already_shipped (1)')
 })
 
-test("queries: each answer's own, credentials and names given twice left out, a later answer to the same query repeated", () => {
+test("queries: each answer's own, credentials left out, a name given twice not held, a later answer to the same query repeated", () => {
   const text = har([
     { url: `${API}/search?q=cat`, text: '["Tom"]' },
     { url: `${API}/search?q=rex`, text: '["Rex"]' },
@@ -110,11 +110,11 @@ test("queries: each answer's own, credentials and names given twice left out, a 
     ['/search', { q: 'cat' }],
     ['/search', { q: 'rex' }],
     ['/promotions', { region: 'eu' }],
-    ['/tags', undefined],
     ['/next', { page: '2' }],
   ])
   expect(report.scenario.routes?.[0]?.body).toEqual(['Tom'])
-  expect(report.skipped).toBe('skipped 1: 1 repeated')
+  // Left out, the repeated name would make /tags answer every other query with this one answer.
+  expect(report.skipped).toBe('skipped 2: 1 query not held, 1 repeated')
   const written = stringifyExactJson(report.scenario)
   for (const secret of [TOKEN, 'sk-live-query-key-42']) expect(written).not.toContain(secret)
   const tooMany = Array.from({ length: 33 }, (_, index) => `p${index}=1`).join('&')

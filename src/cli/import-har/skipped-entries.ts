@@ -33,6 +33,7 @@ const SHOWN: Readonly<Record<HarSkip, Shown>> = {
   'server error': { many: 'server errors', refused: true },
   'too large': { many: 'too large', refused: true },
   'query too large': { many: 'query too large', refused: true },
+  'query not held': { many: 'query not held', refused: true },
   'not a route': { many: 'not a route', refused: true },
   'carries the key': { many: 'carry the key', refused: true },
   'bad order list': { many: 'bad order lists', refused: true },

@@ -36,6 +36,7 @@ export type SkipCategory =
   | 'not JSON'
   | 'too large'
   | 'query too large'
+  | 'query not held'
   | 'spec operation'
   | 'carries the key'
   | 'not a route'
@@ -174,9 +175,8 @@ const CREDENTIAL_PARAM = /signature|credential|^sig$|passw|pwd|jwt/i
 /**
  * The query a route keeps: each parameter as `name: value`, decoded as URLSearchParams reads it.
  * Left out, so that the route matches any value of it: a credential's name (any rule above: a name
- * that only looks like one costs nothing but a broader match), a value or name holding a secret,
- * a name given twice (a route holds one value a name, and one of them would match requests that
- * differ in the other), an empty name and control characters (no route can hold them).
+ * that only looks like one costs nothing but a broader match), a value or name holding a secret, an
+ * empty name and `__proto__`. A name given twice or a control character skips the exchange.
  */
 function recordedQuery(target: string, secrets: RecordSecrets): { query?: Record<string, string> } | Skip {
   const start = target.indexOf('?')
@@ -184,16 +184,25 @@ function recordedQuery(target: string, secrets: RecordSecrets): { query?: Record
   const end = target.indexOf('#', start)
   const text = target.slice(start + 1, end === -1 ? undefined : end)
   const tooLarge = (why: string): Skip => ({ skipped: `the query ${why}`, category: 'query too large' })
+  const notHeld = (why: string): Skip => ({ skipped: `the query ${why}`, category: 'query not held' })
   if (text.length > MAX_QUERY_TEXT) return tooLarge(`is ${text.length} characters long, over ${MAX_QUERY_TEXT}`)
   const keys = secretsOf(secrets.key)
   const secret = (part: string) => keys.some((key) => part.includes(key)) || (secrets.holdsSecret?.(part) ?? false)
-  const seen = new Map<string, number>()
+  const seen = new Set<string>()
   const pairs = [...new URLSearchParams(text)]
-  for (const [name] of pairs) seen.set(name, (seen.get(name) ?? 0) + 1)
+  // Left out, a repeated name or a control character would leave a route that answers every other
+  // value of it with this one answer: such an exchange is not recorded at all.
+  for (const [name, value] of pairs) {
+    const credential = CREDENTIAL_FIELD.test(name) || CREDENTIAL_HEADER.test(name) || CREDENTIAL_PARAM.test(name)
+    if (credential || secret(name)) continue
+    if (seen.has(name)) return notHeld(`names ${quoted(name)} twice, and a route holds one value a name`)
+    if (/\p{Cc}/u.test(name + value)) return notHeld(`holds a control character in ${quoted(name)}, which a route cannot`)
+    seen.add(name)
+  }
   const query: Record<string, string> = {}
   let names = 0
   for (const [name, value] of pairs) {
-    const unheld = name === '' || name === '__proto__' || seen.get(name) !== 1 || /\p{Cc}/u.test(name + value)
+    const unheld = name === '' || name === '__proto__'
     const credential = CREDENTIAL_FIELD.test(name) || CREDENTIAL_HEADER.test(name) || CREDENTIAL_PARAM.test(name)
     if (unheld || credential || secret(name) || secret(value)) continue
     if (++names > MAX_QUERY_NAMES) return tooLarge(`names over ${MAX_QUERY_NAMES} parameters`)
@@ -204,6 +213,13 @@ function recordedQuery(target: string, secrets: RecordSecrets): { query?: Record
   }
   return names === 0 ? {} : { query }
 }
+
+/** A parameter's name for a message: at most 40 characters, control characters escaped. */
+const quoted = (name: string) =>
+  JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name).replace(
+    /\p{Cc}/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 
 /** Whether the headers kept name a Content-Type. */
 const typed = (headers: Record<string, string> | undefined) => headers !== undefined && Object.hasOwn(headers, 'content-type')
