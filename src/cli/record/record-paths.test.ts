@@ -115,6 +115,11 @@ test.each([
   ['/a%0a', '--path "/a%0a" holds a percent-encoded control character.'],
   ['/a#top', 'holds a "#": a fragment is never sent to a server.'],
   ['//evil.example/x', 'holds an empty segment ("//")'],
+  // What the server's one path rule refuses (api-path.ts) is never sent either.
+  ['/a%2fb', '--path "/a%2fb" is refused: it has an encoded "/", "\\" or "." (%2f, %5c, %2e), which a server could read as another path.'],
+  ['/a\\b', 'is refused: it has a backslash, a ";" or a control character'],
+  ['/a;x=1', 'is refused: it has a backslash, a ";" or a control character'],
+  ['/a%zz', 'is refused: it has a malformed percent-escape'],
   ['/v1/store/inventory', `starts with the target's own path /v1: give the path under it, such as /store/inventory.`],
   [`/${'a'.repeat(3000)}`, '--path is 3001 characters long; at most 2048.'],
 ])('--path %j is refused in one line, exit 2, nothing read', async (path, message) => {

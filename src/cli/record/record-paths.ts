@@ -1,3 +1,4 @@
+import { readApiPath } from '../../core/operations/api-path.js'
 import { recordedRoute } from '../../core/proxy/record.js'
 import { shownRoute } from '../../core/routes/route-book.js'
 import type { Route } from '../../core/routes/route-path.js'
@@ -39,6 +40,9 @@ export function recordPathProblem(path: string, basePath: string): string | unde
     return 'holds a "." or ".." segment, which a server reads as another path'
   if (bare !== '/' && segments.some((segment, index) => segment === '' && index < segments.length - 1))
     return 'holds an empty segment ("//")'
+  // The one path rule the server reads a request by (api-path.ts): what it refuses is never sent.
+  const problem = readApiPath(bare, '')?.problem
+  if (problem !== undefined) return `is refused: ${problem}, which a server could read as another path`
   const base = basePath.replace(/\/+$/, '')
   if (base !== '' && (bare === base || bare.startsWith(`${base}/`)))
     return `starts with the target's own path ${base}: give the path under it, such as ${bare.slice(base.length) || '/'}`

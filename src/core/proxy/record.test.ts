@@ -133,6 +133,14 @@ test('a header whose name holds the key, as sent or percent-encoded and in any c
   expect(routeOf(exchange({ headers }), key).headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'r-1' })
 })
 
+test('a path the one path rule refuses (an import) is no route, said as that rule says it', () => {
+  for (const target of ['/a;x=1', '/a%2fb', '/a%zz', '/a\\b'])
+    expect(recordedRoute(exchange({}, target))).toMatchObject({
+      category: 'not a route',
+      skipped: expect.stringContaining('is refused: it has'),
+    })
+})
+
 test('a path that repeats the API base is never recorded: its route would answer at the base twice', () => {
   const book = createRouteBook([])
   expect(recordInto(book, exchange({}, '/v1/store/inventory'), undefined, '/v1')).toBe(false)

@@ -1,6 +1,7 @@
 import { parseExactJsonFile } from '../exact-json.js'
 import type { JsonValue } from '../glossary.js'
 import { jsonText } from '../json-text.js'
+import { readApiPath } from '../operations/api-path.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { baseRepeated, type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
 import { pathSegments } from '../routes/route-path.js'
@@ -237,6 +238,9 @@ export function routeOfAnswer(answer: AnswerToRecord, secrets: RecordSecrets = {
   if (segments.some((segment) => /[{}]/.test(segment)))
     return { skipped: 'the path holds "{" or "}", which a route reads as a parameter', category: 'not a route' }
   const path = `/${segments.join('/')}`
+  const problem = readApiPath(path, '')?.problem
+  if (problem !== undefined)
+    return { skipped: `the path ${path} is refused: ${problem}, which a server could read as another path`, category: 'not a route' }
   const repeated = baseRepeated([{ path }], secrets.basePath ?? '')
   if (repeated !== undefined) return { skipped: repeated.problem.replace(/^routes\[0\]\.path /, 'the path '), category: 'not a route' }
   const call = OPERATION_TABLE.match(answer.method, path)
