@@ -1,5 +1,6 @@
 import { type CliCommand, parseCommandLine } from './cli/cli-options.js'
 import { helpText } from './cli/flags.js'
+import { escapeControls } from './cli/terminal-text.js'
 import { CliUsageError } from './cli/usage-error.js'
 import { isScenarioError } from './core/scenario/scenario-error.js'
 import { internalsOf } from './core/simulator/internals.js'
@@ -155,6 +156,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Petstore simulator ready at ${running.url} (scenario: ${scenario}${startRead === undefined ? '' : `, ${startRead.origin}`}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
   )
+  // What the start read kept and left out (a second order of one id, a pet record not read), as `record` says it.
+  if (startRead !== undefined && !quiet) log(escapeControls(startRead.scenario.description ?? ''))
   if (!isLoopbackBind(host)) {
     process.stderr.write(
       `Warning: listening on ${host}, reachable from other machines. ` +

@@ -94,6 +94,8 @@ describe('one --proxy --record session from a deployment', () => {
     // The log says what was written and what the traffic showed, by documented outcome.
     await printed(server, /^The traffic showed .*$/m)
     const file = join(folder, 'from-staging.json')
+    // What the start read kept, as `record` says it, under the ready line.
+    expect(server.stdout()).toMatch(/^Recorded from http:\/\/127\.0\.0\.1:\d+\/v1: .*2 orders/m)
     expect(server.stdout()).toContain(`Saved ${file}: 2 orders, 3 routes.`)
     expect(server.stdout()).toMatch(/^The traffic showed .*listOrders\.200 \(1\).*getPetById\.200 \(1\).*; 3 answers beyond the spec\.$/m)
     await standIn.close()
