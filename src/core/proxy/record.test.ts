@@ -133,6 +133,15 @@ test('a header whose name holds the key, as sent or percent-encoded and in any c
   expect(routeOf(exchange({ headers }), key).headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'r-1' })
 })
 
+test('a JSON body holding a number past a double is not recorded: saved, 1e400 would read null', () => {
+  expect(recordedRoute(exchange({ body: encode('{"n":[1,{"m":1e400}]}') }))).toMatchObject({
+    category: 'not JSON',
+    skipped: expect.stringContaining('1e400'),
+  })
+  expect(recordedRoute(exchange({ body: encode('{"n":-1e999}') }))).toHaveProperty('category', 'not JSON')
+  expect(recordedRoute(exchange({ body: encode('{"n":1e300,"big":9007199254740993}') }))).toHaveProperty('route')
+})
+
 test('a path the one path rule refuses (an import) is no route, said as that rule says it', () => {
   for (const target of ['/a;x=1', '/a%2fb', '/a%zz', '/a\\b'])
     expect(recordedRoute(exchange({}, target))).toMatchObject({

@@ -143,11 +143,26 @@ function recordableBody(body: Uint8Array, contentType: string | undefined): Body
   }
   const raw = rawBody(new Uint8Array(body), json)
   if (!json) return { raw, value: text, text }
+  let value: JsonValue
   try {
-    return { raw, value: parseExactJsonFile(text) as JsonValue, text }
+    value = parseExactJsonFile(text) as JsonValue
   } catch {
-    return { skipped: 'the body is labelled JSON but is not valid JSON', category: 'not JSON' }
+    return { skipped: 'the body is labelled JSON but is not valid JSON (or a key twice, or nested too deep to read)', category: 'not JSON' }
   }
+  if (holdsUnwritableNumber(value))
+    return { skipped: 'the body holds a number no JSON value keeps (such as 1e400): saved, it would read null', category: 'not JSON' }
+  return { raw, value, text }
+}
+
+/** Whether a value holds a number past a double's range (1e400 reads as Infinity, which JSON writes as null). */
+function holdsUnwritableNumber(value: JsonValue): boolean {
+  const pending: unknown[] = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()
+    if (typeof item === 'number' && !Number.isFinite(item)) return true
+    if (item !== null && typeof item === 'object') for (const inner of Object.values(item)) pending.push(inner)
+  }
+  return false
 }
 
 /** Whether a body carries the key, as it came or as it would be saved (escapes read): such an answer is not recorded at all. */
