@@ -195,7 +195,7 @@ export const FLAGS: readonly Flag[] = [
     help:
       "With --proxy: start from the deployment's own orders (one GET <url>/store/orders with --proxy-key before the server starts, " +
       'unless --scenario or PETSTORE_SIM_SCENARIO names one, which is kept), and keep each forwarded answer (status below 500, ' +
-      'body up to 1 MiB) as a route, answered offline from then on; POST /__sim/scenarios saves both, and the log says which ' +
+      'body empty, JSON or UTF-8 text up to 1 MiB) as a route per method, path and query, answered offline from then on; POST /__sim/scenarios saves both, and the log says which ' +
       'documented outcomes the traffic showed. Default off.',
   },
   {
