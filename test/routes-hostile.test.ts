@@ -93,7 +93,7 @@ const HOSTILE_QUERIES: [string, unknown, string, RegExp][] = [
   ],
   ['a huge value', { q: HUGE }, 'routes[1].query.q', /must be at most 2048 characters, got 1000006$/],
   ['a huge name', { [HUGE]: 'v' }, `routes[1].query.${HUGE.slice(0, 80)}…`, /must be a name of 1 to 256 characters$/],
-  ['an empty name', { '': 'v' }, 'routes[1].query.', /must be a name of 1 to 256 characters$/],
+  ['an empty name', { '': 'v' }, 'routes[1].query', /routes\[1\]\.query has an empty parameter name; a name is 1 to 256 characters$/],
   [
     'a line break in a value',
     { q: 'a\r\nSet-Cookie: x' },

@@ -305,8 +305,17 @@ describe('over HTTP (the standalone server)', () => {
     expect(other.status).toBe(404)
     expect(JSON.parse(other.body)).toMatchObject({ code: 'not_found', message: expect.stringContaining('No route at GET "/v1/search"') })
     expect(other.body).not.toContain('secret-token-123')
+    expect(JSON.parse(other.body).message).toContain('takes this query')
+    const bare = await send(origin, '/v1/search', { headers: auth })
+    expect([bare.status, JSON.parse(bare.body).message]).toEqual([404, expect.stringContaining('takes a request without a query')])
     const put = await send(origin, '/v1/search?q=cat', { method: 'PUT', headers: auth })
     expect([put.status, put.headers['allow']]).toEqual([405, 'GET'])
+  })
+
+  test('a route path holding a query is refused with the field to name it in', () => {
+    expect(() => simulator({ scenario: withRoutes([{ method: 'GET', path: '/search?q=cat', status: 200 }]) })).toThrow(
+      /routes\[0\]\.path must hold no query: name its parameters in "query"/,
+    )
   })
 
   test('a folder file with a route that repeats the base is refused by a reset (409), and a scenario file at start', async () => {

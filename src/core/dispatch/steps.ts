@@ -219,7 +219,7 @@ export function answerUnknown(context: RequestContext): Reply {
     throw new ApiError(
       404,
       ErrorCode.NotFound,
-      `No route at ${request.method} ${quote(shown)} takes this query: each route there names the query parameters it answers.`,
+      `No route at ${request.method} ${quote(shown)} takes ${request.target.includes('?') ? 'this query' : 'a request without a query'}: each route there names the query parameters it answers.`,
     )
   if (allow === '')
     throw new ApiError(

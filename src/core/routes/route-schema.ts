@@ -134,7 +134,9 @@ const QuerySchema: v.GenericSchema<Record<string, string>> = v.pipe(
     for (const name of names) {
       const problem = queryProblem(name, input[name])
       if (problem === undefined) continue
-      addIssue({ message: problem, path: [{ type: 'object', origin: 'value', input, key: shown(name), value: input[name] }] })
+      // An empty name has no field to name: the message says it after `routes[N].query`.
+      if (name === '') addIssue({ message: ` has an empty parameter name; a name is 1 to ${MAX_QUERY_NAME} characters` })
+      else addIssue({ message: problem, path: [{ type: 'object', origin: 'value', input, key: shown(name), value: input[name] }] })
       return
     }
   }),
@@ -160,7 +162,10 @@ export const RouteSchema: v.GenericSchema<Route> = v.pipe(
     path: v.pipe(
       v.custom<string>(
         (path) => typeof path === 'string' && PATH.test(path) && requestable(path),
-        mustBe('a path under the base such as "/store/{id}"'),
+        (issue) =>
+          typeof issue.input === 'string' && issue.input.includes('?')
+            ? ' must hold no query: name its parameters in "query", such as { "q": "cat" }'
+            : mustBe('a path under the base such as "/store/{id}"')(issue),
       ),
       v.metadata({ type: 'string', pattern: PATH.source }),
     ),

@@ -76,7 +76,9 @@ test('bad methods, paths, statuses and headers are refused naming the route and 
     message: expect.stringContaining('"GET", "HEAD", "POST"'),
   })
   expect(problemOf({ method: 'TRACE', path: '/x', status: 200 }).field).toBe('routes[0].method')
-  for (const path of ['store/inventory', '/x/', '/x//y', '/x?y=1', '/x/../y', '/x/{id}.json', '/x#y'])
+  // A query has its own field: the message says to name it there.
+  expect(problemOf({ method: 'GET', path: '/x?y=1', status: 200 })).toMatchObject({ message: expect.stringContaining('in "query"') })
+  for (const path of ['store/inventory', '/x/', '/x//y', '/x/../y', '/x/{id}.json', '/x#y'])
     expect(problemOf({ method: 'GET', path, status: 200 })).toMatchObject({
       field: 'routes[0].path',
       message: expect.stringContaining('must be a path under the base'),
