@@ -48,10 +48,12 @@ function request(target = '/v1/pets/cat'): SimRequest {
   }
 }
 
-test('the latency waits and the journal dates the request by the time source given', async () => {
-  const { time, advance } = manualTime(Date.UTC(2030, 0, 1))
-  const controls = createControls()
-  controls.setLatency({ getPetById: { min: 5000, max: 5000 } })
+/** A dispatcher over one state holding `routes` and `controls`, timed by `time` (the system's when none). */
+function dispatcherOf(options: {
+  controls?: ReturnType<typeof createControls>
+  routes?: Parameters<typeof createRouteBook>[0]
+  time?: TimeSource
+}) {
   const journal = createJournal(10)
   const instance = {
     store: {} as OrderStore,
@@ -61,9 +63,9 @@ test('the latency waits and the journal dates the request by the time source giv
       afterCancel: 'keep' as const,
       petBodies: new Map([['cat', '{}']]),
     }),
-    controls,
+    controls: options.controls ?? createControls(),
     journal,
-    routes: createRouteBook([]),
+    routes: createRouteBook(options.routes ?? []),
     coverage: createCoverageCounter(),
   }
   const dispatcher = createDispatcher({
@@ -74,8 +76,16 @@ test('the latency waits and the journal dates the request by the time source giv
     fallthrough: false,
     bodyLimit: 1024,
     report: () => undefined,
-    time,
+    ...(options.time === undefined ? {} : { time: options.time }),
   })
+  return { dispatcher, journal }
+}
+
+test('the latency waits and the journal dates the request by the time source given', async () => {
+  const { time, advance } = manualTime(Date.UTC(2030, 0, 1))
+  const controls = createControls()
+  controls.setLatency({ getPetById: { min: 5000, max: 5000 } })
+  const { dispatcher, journal } = dispatcherOf({ controls, time })
 
   let answered: Reply | undefined
   const pending = dispatcher.operation(request(), getPetById, 'cat')
@@ -102,33 +112,12 @@ test("an operation's request never parses its query; a route's parses it once, o
       }
     },
   )
-  const journal = createJournal(10)
-  const routes = createRouteBook([
-    { method: 'GET', path: '/search', status: 200, query: { q: 'cat' }, body: 'cat' },
-    { method: 'GET', path: '/search', status: 200, body: 'any' },
-    { method: 'GET', path: '/inventory', status: 200, auth: false, body: 'plain' },
-  ])
-  const instance = {
-    store: {} as OrderStore,
-    settings: () => ({
-      acceptedKeys: new Set([KEY]),
-      exposeStatus: false,
-      afterCancel: 'keep' as const,
-      petBodies: new Map([['cat', '{}']]),
-    }),
-    controls: createControls(),
-    journal,
-    routes,
-    coverage: createCoverageCounter(),
-  }
-  const dispatcher = createDispatcher({
-    base: parseApiBase('/v1'),
-    instanceFor: () => instance,
-    journal,
-    config: { deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date(0) } },
-    fallthrough: false,
-    bodyLimit: 1024,
-    report: () => undefined,
+  const { dispatcher } = dispatcherOf({
+    routes: [
+      { method: 'GET', path: '/search', status: 200, query: { q: 'cat' }, body: 'cat' },
+      { method: 'GET', path: '/search', status: 200, body: 'any' },
+      { method: 'GET', path: '/inventory', status: 200, auth: false, body: 'plain' },
+    ],
   })
   const answer = async (target: string) => {
     const reply = await dispatcher.route(request(target), new URL(`https://api.petstore.example${target}`))
