@@ -3,6 +3,7 @@ import type { JsonValue } from '../../core/glossary.js'
 import { describeTraffic, summarizeTraffic, type TrafficAnswer } from '../../core/outcome-coverage/traffic-outcomes.js'
 import { type RecordSecrets, routeOfAnswer } from '../../core/proxy/record.js'
 import { MAX_ROUTES } from '../../core/routes/parse-routes.js'
+import { routeIdentity } from '../../core/routes/route-path.js'
 import { ROUTE_METHODS, type Route } from '../../core/routes/route-schema.js'
 import { OPERATION_TABLE } from '../../core/routes/route-table.js'
 import { parseScenario } from '../../core/scenario/parse-scenario.js'
@@ -85,8 +86,7 @@ function routeTaker(rules: RecordSecrets, skip: Skip) {
     if ('skipped' in decision) return skip(entry, decision.category, decision.skipped)
     const { raw, ...held } = decision.route
     const route: Route = raw === undefined ? held : { ...held, body: raw.value() }
-    const query = Object.entries(route.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    const identity = JSON.stringify([route.method, route.path, query])
+    const identity = routeIdentity(route)
     if (routed.has(identity)) return skip(entry, 'repeated', 'an earlier answer to the same method, path and query is taken')
     if (routes.length === MAX_ROUTES) return skip(entry, 'over the route limit', `a scenario holds at most ${MAX_ROUTES} routes`)
     routed.add(identity)

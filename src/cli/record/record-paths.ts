@@ -1,7 +1,7 @@
 import { readApiPath } from '../../core/operations/api-path.js'
 import { recordedRoute } from '../../core/proxy/record.js'
 import { shownRoute } from '../../core/routes/route-book.js'
-import type { Route } from '../../core/routes/route-path.js'
+import { type Route, routeIdentity } from '../../core/routes/route-path.js'
 import { OPERATION_TABLE } from '../../core/routes/route-table.js'
 import type { Observed, ProbeRequest } from '../verify/probe-client.js'
 
@@ -82,7 +82,7 @@ export async function readPaths(
     }
     const route = shownRoute(decision.route)
     // One route per method, path and query: two spellings of one path are one route.
-    const identity = JSON.stringify([route.method, route.path, route.query ?? {}])
+    const identity = routeIdentity(route)
     if (kept.has(identity)) continue
     kept.add(identity)
     routes.push(route)

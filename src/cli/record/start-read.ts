@@ -2,6 +2,7 @@ import { parseExactJson, stringifyExactJson } from '../../core/exact-json.js'
 import { describeTraffic, summarizeTraffic, type TrafficAnswer } from '../../core/outcome-coverage/traffic-outcomes.js'
 import type { ProxyOption } from '../../core/platform.js'
 import { isPlainObject } from '../../core/scenario/plain-object.js'
+import { type Route, routeIdentity } from '../../core/routes/route-path.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import { escapeControls } from '../terminal-text.js'
 import { CliUsageError } from '../usage-error.js'
@@ -62,13 +63,9 @@ export async function readDeploymentAtStart(proxy: ProxyOption, pets: boolean, u
   }
 }
 
-/** A route's identity: one per method, path and query. */
-const routeKey = (route: { method?: unknown; path?: unknown; query?: unknown }) =>
-  JSON.stringify([route.method, route.path, route.query ?? {}])
-
 /** The keys of routes a state starts with: a save's summary counts only the routes recorded since. */
 export const routeKeys = (routes: readonly { method: string; path: string; query?: Record<string, string> }[]) =>
-  new Set(routes.map(routeKey))
+  new Set(routes.map(routeIdentity))
 
 /** A saved route as an answer the traffic summary reads: its body as the text it is answered with. */
 function routeAnswer(route: Record<string, unknown>): TrafficAnswer | undefined {
@@ -94,7 +91,8 @@ export function savedTrafficLines(
   const saved = parseExactJson(text)
   const routes = isPlainObject(saved) && Array.isArray(saved['routes']) ? saved['routes'].filter(isPlainObject) : []
   const orders = isPlainObject(saved) && Array.isArray(saved['orders']) ? saved['orders'].length : 0
-  const recorded = routes.filter((route) => !started.routes.has(routeKey(route)))
+  // The file was checked as it was saved: its routes have their fields.
+  const recorded = routes.filter((route) => !started.routes.has(routeIdentity(route as unknown as Route)))
   const answers = [...started.answers, ...recorded.flatMap((route) => routeAnswer(route) ?? [])]
   const redact = redactor(key ?? '')
   return [

@@ -24,6 +24,19 @@ export interface Route {
   query?: Record<string, string>
 }
 
+/** Whether two routes name the same query parameters with the same values, in any order (none is `{}`). */
+export function sameQuery(a: Route['query'], b: Route['query']): boolean {
+  const names = Object.keys(a ?? {})
+  if (names.length !== Object.keys(b ?? {}).length) return false
+  return names.every((name) => b !== undefined && Object.hasOwn(b, name) && b[name] === a?.[name])
+}
+
+/** A route's identity, one per method, path and query: its query's names in order, so that `?a=1&b=2` and `?b=2&a=1` are one. */
+export function routeIdentity(route: { method: string; path: string; query?: Route['query'] }): string {
+  const query = Object.entries(route.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return JSON.stringify([route.method, route.path, query])
+}
+
 /** A route's path, segment by segment: "/" is none; a `{name}` is null (it matches any one segment). */
 export function templateSegments(path: string): (string | null)[] {
   return path === '/'
