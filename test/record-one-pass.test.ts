@@ -82,6 +82,8 @@ describe('one --proxy --record session from a deployment', () => {
     const get = (path: string) => fetch(`${server.url}${path}`, { headers: auth })
     expect(await (await get('/store/orders')).json()).toEqual(ORDERS)
     expect(await (await get('/store/inventory')).json()).toEqual({ available: 3, sold: 1 })
+    // The bare path first: its route, recorded without a query, must not stand for the queries after it.
+    expect(await (await get('/search')).json()).toEqual({ q: null, hits: 1 })
     expect(await (await get('/search?q=cat')).json()).toEqual({ q: 'cat', hits: 2 })
     expect(await (await get('/search?q=rex')).json()).toEqual({ q: 'rex', hits: 1 })
 
@@ -96,8 +98,8 @@ describe('one --proxy --record session from a deployment', () => {
     const file = join(folder, 'from-staging.json')
     // What the start read kept, as `record` says it, under the ready line.
     expect(server.stdout()).toMatch(/^Recorded from http:\/\/127\.0\.0\.1:\d+\/v1: .*2 orders/m)
-    expect(server.stdout()).toContain(`Saved ${file}: 2 orders, 3 routes.`)
-    expect(server.stdout()).toMatch(/^The traffic showed .*listOrders\.200 \(1\).*getPetById\.200 \(1\).*; 3 answers beyond the spec\.$/m)
+    expect(server.stdout()).toContain(`Saved ${file}: 2 orders, 4 routes.`)
+    expect(server.stdout()).toMatch(/^The traffic showed .*listOrders\.200 \(1\).*getPetById\.200 \(1\).*; 4 answers beyond the spec\.$/m)
     await standIn.close()
 
     const text = readFileSync(file, 'utf8')
@@ -108,6 +110,7 @@ describe('one --proxy --record session from a deployment', () => {
     expect(saved.pets).toEqual({ 7: { id: 7, name: 'Rex' } })
     expect(saved.routes.map((route) => [route.path, route.query])).toEqual([
       ['/store/inventory', undefined],
+      ['/search', undefined],
       ['/search', { q: 'cat' }],
       ['/search', { q: 'rex' }],
     ])
@@ -120,6 +123,7 @@ describe('one --proxy --record session from a deployment', () => {
     expect(await offline('/store/inventory')).toEqual({ available: 3, sold: 1 })
     expect(await offline('/search?q=cat')).toEqual({ q: 'cat', hits: 2 })
     expect(await offline('/search?q=rex')).toEqual({ q: 'rex', hits: 1 })
+    expect(await offline('/search')).toEqual({ q: null, hits: 1 })
     sim.close()
     // And the running server, which starts its state from the deployment's orders: a reset comes back to them.
     await fetch(`${new URL(server.url).origin}/__sim/reset`, {

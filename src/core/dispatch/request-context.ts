@@ -8,6 +8,7 @@ import type { ApiBase, Operation } from '../operations/routing.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { RouteBook } from '../routes/route-book.js'
+import type { HeldRoute } from '../routes/route-table.js'
 import type { Arrival, JournalWriter } from '../state/journal.js'
 import type { TimeSource } from '../time-source.js'
 import type { ErrorReporter } from './error-reporter.js'
@@ -37,6 +38,8 @@ export interface ProxySetup {
   record: boolean
   /** Forwards a request no operation or route takes (proxy/forward-request.ts, bound by platform/node/proxy-option.ts). */
   forward(context: RequestContext, instance: Instance): Promise<Reply>
+  /** While recording: whether a recorded route answers a request to `target` (record.ts `replaysAsRecorded`). */
+  replays(route: HeldRoute, target: string): boolean
 }
 
 /** What the dispatcher reads from the simulator on every request. */

@@ -174,6 +174,10 @@ export function answerRoute(context: RequestContext): Reply | undefined {
   // The query as sent: the table parses it only if a route there names parameters.
   const found = instance.routes.match(context.request.method, path.segments, queryOf(context.request.target))
   if (!('route' in found)) return undefined
+  // While recording, a recorded route answers only the query it was recorded with: another goes to the deployment.
+  const { proxy } = context.setup
+  if (proxy?.record === true && instance.routes.recorded(found.index) && !proxy.replays(found.route, context.request.target))
+    return undefined
   if (found.route.auth !== false) assertAuthorized(context.request.header('Authorization'), instance.settings().acceptedKeys)
   return routeReply(found.route)
 }

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { stringifyExactJson } from '../exact-json.js'
 import { createRouteBook, shownRoute } from '../routes/route-book.js'
 import { type HeldRoute, routeReply } from '../routes/route-table.js'
-import { type RecordedExchange, recordedRoute, recordInto } from './record.js'
+import { type RecordedExchange, recordedRoute, recordInto, replaysAsRecorded } from './record.js'
 
 const KEY = 'real-service-key-0123456789'
 const encode = (text: string) => new TextEncoder().encode(text)
@@ -140,6 +140,16 @@ test('a JSON body holding a number past a double is not recorded: saved, 1e400 w
   })
   expect(recordedRoute(exchange({ body: encode('{"n":-1e999}') }))).toHaveProperty('category', 'not JSON')
   expect(recordedRoute(exchange({ body: encode('{"n":1e300,"big":9007199254740993}') }))).toHaveProperty('route')
+})
+
+test('while recording, a recorded route replays only the query it was recorded with, credentials aside', () => {
+  expect(replaysAsRecorded({ query: { q: 'cat' } }, '/search?q=cat&token=abc')).toBe(true)
+  expect(replaysAsRecorded({ query: { q: 'cat' } }, '/search?page=2&q=cat')).toBe(false)
+  expect(replaysAsRecorded({}, '/search')).toBe(true)
+  expect(replaysAsRecorded({}, `/search?next=${KEY}`, KEY)).toBe(true)
+  expect(replaysAsRecorded({}, '/search?q=cat')).toBe(false)
+  // A query no route can hold is never replayed: it is forwarded, and not recorded.
+  expect(replaysAsRecorded({}, '/search?tag=a&tag=b')).toBe(false)
 })
 
 test('a path the one path rule refuses (an import) is no route, said as that rule says it', () => {

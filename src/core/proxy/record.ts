@@ -4,7 +4,7 @@ import { jsonText } from '../json-text.js'
 import { readApiPath } from '../operations/api-path.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { baseRepeated, type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
-import { pathSegments } from '../routes/route-path.js'
+import { pathSegments, type Route, sameQuery } from '../routes/route-path.js'
 import { type HeldRoute, isJsonMediaType, OPERATION_TABLE, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
 import { HEADER_TOKEN, HEADER_VALUE, hopByHop } from '../http-headers.js'
@@ -311,8 +311,18 @@ export function recordedRoute(exchange: RecordedExchange, key?: string, basePath
  * keeps the first per method, path and query, within its bounds. Returns whether it was added.
  */
 export function recordInto(book: RouteBook, exchange: RecordedExchange, key?: string, basePath = ''): boolean {
-  // A full book, or one that answers this already, takes no more: the body is not even read.
-  if (book.list().length >= MAX_ROUTES || !('allow' in book.match(exchange.method, exchange.target))) return false
+  // A full book takes no more: the body is not even read. One that holds this query already is the book's to say.
+  if (book.list().length >= MAX_ROUTES) return false
   const decision = recordedRoute(exchange, key, basePath)
   return 'route' in decision && book.add(decision.route)
+}
+
+/**
+ * While recording, whether a recorded route answers a request sent to `target` as it was recorded: its
+ * query exactly the request's as a route keeps it. Another query is forwarded and recorded in its turn,
+ * so a first `/search` never stands for `/search?q=cat`.
+ */
+export function replaysAsRecorded(route: Pick<Route, 'query'>, target: string, key?: string): boolean {
+  const query = recordedQuery(target, { key })
+  return !('skipped' in query) && sameQuery(route.query, query.query)
 }

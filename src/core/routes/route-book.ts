@@ -1,4 +1,5 @@
 import { jsonText } from '../json-text.js'
+import { sameQuery } from './route-path.js'
 import { MAX_ROUTES, type Route } from './route-schema.js'
 import { createRouteTable, type HeldRoute, type RouteTable } from './route-table.js'
 
@@ -20,6 +21,8 @@ export interface RouteBook extends Pick<RouteTable, 'match'> {
   add(route: HeldRoute): boolean
   /** Back to a scenario's routes (a reset, a load): recorded ones are dropped, the table built afresh. */
   reset(routes: readonly Route[]): void
+  /** Whether the route at `index` was recorded (added since the scenario's routes), not written in the scenario. */
+  recorded(index: number): boolean
 }
 
 /**
@@ -40,13 +43,6 @@ export function shownRoute(route: HeldRoute): Route {
   return raw === undefined ? shown : { ...shown, body: raw.value() }
 }
 
-/** Whether two routes name the same query parameters with the same values (none is `{}`). */
-function sameQuery(a: Route['query'], b: Route['query']): boolean {
-  const names = Object.keys(a ?? {})
-  if (names.length !== Object.keys(b ?? {}).length) return false
-  return names.every((name) => b !== undefined && Object.hasOwn(b, name) && b[name] === a?.[name])
-}
-
 /** Whether a recorded route would say again what the table answers already: an operation, or a route of the same query there. */
 function answered(table: RouteTable, route: HeldRoute): boolean {
   // The route's own query, as a request carrying exactly it would send it.
@@ -62,6 +58,7 @@ function answered(table: RouteTable, route: HeldRoute): boolean {
  */
 export function createRouteBook(initial: readonly Route[], charge?: (bytes: number) => void): RouteBook {
   let routes: readonly HeldRoute[] = initial
+  let written = initial.length
   let table = createRouteTable(routes)
   let recorded = 0
   return {
@@ -86,7 +83,9 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
       charge?.(-recorded)
       recorded = 0
       routes = next
+      written = next.length
       table = createRouteTable(routes)
     },
+    recorded: (index) => index >= written,
   }
 }

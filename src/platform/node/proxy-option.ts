@@ -4,6 +4,7 @@ import type { ProxyOption } from '../../core/platform.js'
 import { answerBudget } from '../../core/proxy/answer-budget.js'
 import { DEFAULT_PROXY_TIMEOUT_MS } from '../../core/proxy/forward.js'
 import { forwardRequest } from '../../core/proxy/forward-request.js'
+import { replaysAsRecorded } from '../../core/proxy/record.js'
 import { ValidationError } from '../../core/validation-error.js'
 
 /**
@@ -47,6 +48,7 @@ export function checkProxyOption(option: ProxyOption): ProxySetup {
     timeoutMs: Math.round(timeoutSeconds * 1000),
     record,
     forward: (context, instance) => forwardRequest(context, instance, setup, budget),
+    replays: (route, target) => replaysAsRecorded(route, target, key),
   }
   return setup
 }
