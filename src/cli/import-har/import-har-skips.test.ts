@@ -242,3 +242,17 @@ test('import-har --help tells of the summary line and --strict', () => {
   expect(help).toContain('skipped 3: 1 image')
   expect(help).not.toContain('JSON bodies only')
 })
+
+test('a pet record a scenario cannot hold is one entry skipped, not the import failed; --strict refuses it', () => {
+  const text = har([
+    { url: `${API}/pets/1`, text: '{"weight":1e400}' },
+    { url: `${API}/store/inventory`, text: '{"available":3}' },
+  ])
+  const report = importHarReport(text, { name: 'pets' })
+  expect(report.skipped).toBe('skipped 1: 1 bad pet record')
+  expect(report.scenario.pets).toBeUndefined()
+  expect(report.scenario.routes).toHaveLength(1)
+  expect(() => importHarReport(text, { name: 'pets', strict: true })).toThrow(
+    /^entry 0 \(GET \/v1\/pets\/1\): pets\.1\.weight must be a JSON value, got Infinity\. Without --strict/,
+  )
+})

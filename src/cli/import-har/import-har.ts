@@ -10,6 +10,7 @@ import { parseScenario } from '../../core/scenario/parse-scenario.js'
 import type { Scenario } from '../../core/scenario/scenario.js'
 import { isScenarioError } from '../../core/scenario/scenario-error.js'
 import { describeOrders, type ListedOrders, ordersFromList } from '../record/orders-from-list.js'
+import { petRecordProblem } from '../record/record-scenario.js'
 import { entriesUnder, failHar as fail, type HarEntry, harEntries } from './har-entries.js'
 import { harSecrets, MAX_SECRET_CHARS, redactSecrets, secretFinder } from './har-secrets.js'
 import { type HarSkip, skippedEntries } from './skipped-entries.js'
@@ -140,7 +141,10 @@ function readTaken(list: HarEntry | undefined, petEntries: ReadonlyMap<string, H
   const pets: Record<string, JsonValue> = {}
   for (const [id, entry] of petEntries) {
     const record = jsonBody(entry)
+    // A record the scenario cannot hold (a number past a double, nested too deep) is one entry skipped, not the import failed.
+    const problem = 'problem' in record ? undefined : petRecordProblem(id, record.value ?? null)
     if ('problem' in record) skip(entry, 'not JSON', record.problem)
+    else if (problem !== undefined) skip(entry, 'bad pet record', problem)
     // defineProperty, not assignment: a "__proto__" id stays a plain own property.
     else Object.defineProperty(pets, id, { value: record.value ?? null, enumerable: true, writable: true, configurable: true })
   }

@@ -6,6 +6,7 @@ import type { SkipCategory } from '../../core/proxy/record.js'
 export type HarSkip =
   | SkipCategory
   | 'bad order list'
+  | 'bad pet record'
   | 'over the route limit'
   | 'repeated'
   | 'cached'
@@ -37,6 +38,7 @@ const SHOWN: Readonly<Record<HarSkip, Shown>> = {
   'not a route': { many: 'not a route', refused: true },
   'carries the key': { many: 'carry the key', refused: true },
   'bad order list': { many: 'bad order lists', refused: true },
+  'bad pet record': { many: 'bad pet records', refused: true },
   'over the route limit': { many: 'over the route limit', refused: true },
   'other method': { many: 'other methods', refused: true },
   'spec operation': { many: 'spec operations', refused: false },

@@ -96,13 +96,14 @@ async function readList(send: Send, options: RecordOptions): Promise<ListedOrder
   }
 }
 
-/** Whether a pet record can be a scenario's (JSON, not nested too deep). */
-function loadablePet(id: string, record: JsonValue): boolean {
+/** Why a pet record cannot be a scenario's (not JSON it keeps, nested too deep, an id it cannot hold), or undefined. */
+export function petRecordProblem(id: string, record: JsonValue): string | undefined {
   try {
     parseScenario({ name: 'pet-check', pets: { [id]: record } }, 'pet-check')
-    return true
+    return undefined
   } catch (error) {
-    if (isScenarioError(error)) return false
+    // The scenario's own words, without the check's made-up source.
+    if (isScenarioError(error)) return error.message.replace(/^.*?pet-check[^:]*: /, '').replace(/\.$/, '')
     throw error
   }
 }
@@ -124,7 +125,7 @@ async function readPets(
       continue
     if (bytes + observed.body.length > MAX_RECORDED_PETS_BYTES) continue
     const json = jsonOf(observed.body)
-    if (json === undefined || !loadablePet(id, json.value as JsonValue)) continue
+    if (json === undefined || petRecordProblem(id, json.value as JsonValue) !== undefined) continue
     pets[id] = json.value as JsonValue
     bytes += observed.body.length
   }
