@@ -256,3 +256,29 @@ test('a pet record a scenario cannot hold is one entry skipped, not the import f
     /^entry 0 \(GET \/v1\/pets\/1\): pets\.1\.weight must be a JSON value, got Infinity\. Without --strict/,
   )
 })
+
+test("the traffic lines quote the deployment's values with the HAR's credentials redacted", () => {
+  const secret = 'sess-0a1b2c3d4e5f6a7b'
+  const text = JSON.stringify({
+    log: {
+      entries: [
+        {
+          request: { method: 'GET', url: `${API}/store/orders`, headers: [{ name: 'Cookie', value: `sid=${secret}` }] },
+          response: {
+            status: 401,
+            headers: [{ name: 'Content-Type', value: 'application/json' }],
+            content: { mimeType: 'application/json', text: JSON.stringify({ code: secret, message: 'no', status: 401 }) },
+          },
+        },
+        {
+          request: { method: 'GET', url: `${API}/store/inventory`, headers: [] },
+          response: { status: 200, headers: [], content: { mimeType: 'application/json', text: '{}' } },
+        },
+      ],
+    },
+  })
+  const report = importHarReport(text, { name: 'secret-lines' })
+  expect(report.traffic.join('\n')).toContain('listOrders.401')
+  expect(report.traffic.join('\n')).not.toContain(secret)
+  expect(report.traffic.join('\n')).toContain('[redacted]')
+})

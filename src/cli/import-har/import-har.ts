@@ -214,7 +214,9 @@ export function importHarReport(harText: string, options: { name: string; base?:
     if (isScenarioError(error)) fail(error.message)
     throw error
   }
-  return { scenario, skipped: summary, traffic: describeTraffic(summarizeTraffic(sorted.answers)) }
+  // The lines quote what the deployment sent (a code, a header): a credential the HAR carries reads [redacted] there too.
+  const traffic = redactSecrets(describeTraffic(summarizeTraffic(sorted.answers)), secrets).value
+  return { scenario, skipped: summary, traffic }
 }
 
 /** The scenario of a HAR, as `importHarReport` makes it. */
