@@ -204,6 +204,11 @@ describe('in process (sim.fetch)', () => {
     )
     const none = await simulator({ scenario: 'pending' }).fetch(`${API}/store/carts`, { headers: auth })
     expect(((await none.json()) as { message: string }).message).not.toContain('routes')
+    // Without an accepted key, only the routes answered without one: a recorded path is the deployment's own.
+    const keyless = await simulator().fetch(`${API}/store/carts`)
+    expect(((await keyless.json()) as { message: string }).message).toMatch(/The scenario's routes are GET \/v1\/status\.$/)
+    const wrongKey = await sim.fetch(`${API}/store/carts`, { headers: { Authorization: 'Bearer not-a-key' } })
+    expect(((await wrongKey.json()) as { message: string }).message).toMatch(/The scenario's routes are GET \/v1\/status\.$/)
   })
 
   test('a route path that repeats the base is refused in one line naming the route, the base and where it would answer', () => {

@@ -210,6 +210,21 @@ function describeRoutes(routes: readonly HeldRoute[], basePath: string): string 
   return ` The scenario's routes are ${list}.`
 }
 
+/**
+ * The routes a 404 may name to this request: all of them to a request with an accepted key, else only
+ * those answered without one. Recorded paths are the deployment's own (ids, names), not the public's.
+ */
+function listedRoutes({ instance, request }: RequestContext): readonly HeldRoute[] {
+  if (instance === null) return []
+  const routes = instance.routes.list()
+  try {
+    assertAuthorized(request.header('Authorization'), instance.settings().acceptedKeys)
+    return routes
+  } catch {
+    return routes.filter((route) => route.auth === false)
+  }
+}
+
 /** A request under the base that nothing takes: 405 with `Allow` on a path that answers other methods (OPTIONS: 204 saying them), 404 elsewhere. */
 export function answerUnknown(context: RequestContext): Reply {
   const { request, setup, path } = context
@@ -230,7 +245,7 @@ export function answerUnknown(context: RequestContext): Reply {
       404,
       ErrorCode.NotFound,
       `No operation at ${request.method} ${quote(shown)}. The simulated operations are ${describeOperations(setup.base.path)}.` +
-        describeRoutes(context.instance?.routes.list() ?? [], setup.base.path),
+        describeRoutes(listedRoutes(context), setup.base.path),
     )
   // What the standalone server answers too: the path's methods, no body.
   if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: `${allow}, OPTIONS` }, body: null }
