@@ -5,6 +5,7 @@ import { readApiPath } from '../operations/api-path.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { baseRepeated, type Fail, MAX_ROUTE_BODY_BYTES, MAX_ROUTES, parseRoute } from '../routes/parse-routes.js'
 import { pathSegments, type Route, sameQuery } from '../routes/route-path.js'
+import { longer, MAX_QUERY_NAME, MAX_QUERY_NAMES, MAX_QUERY_VALUE } from '../routes/route-schema.js'
 import { type HeldRoute, isJsonMediaType, OPERATION_TABLE, type RawBody } from '../routes/route-table.js'
 import type { ForwardedAnswer } from './forward.js'
 import { HEADER_TOKEN, HEADER_VALUE, hopByHop } from '../http-headers.js'
@@ -172,12 +173,6 @@ function carriesKey(text: string | undefined, value: JsonValue | undefined, key:
   return has(text) || (text.includes('\\') && has(jsonText(value)))
 }
 
-/** The most query parameters a recorded route names, and the longest name and value (the scenario schema's bounds). */
-const MAX_QUERY_NAMES = 32
-const MAX_QUERY_NAME = 256
-const MAX_QUERY_VALUE = 2048
-/** Whether `text` is over `most` characters as the schema counts them (code points). */
-const longer = (text: string, most: number) => text.length > most && [...text].length > most
 /** A query longer than all of those together is refused before it is parsed. */
 const MAX_QUERY_TEXT = MAX_QUERY_NAMES * (MAX_QUERY_NAME + MAX_QUERY_VALUE + 2)
 

@@ -99,14 +99,14 @@ const HeadersSchema: v.GenericSchema<Record<string, string>> = v.pipe(
 
 /** The most query parameters one route may name, and the longest name and value (in characters, as JSON Schema counts them). */
 export const MAX_QUERY_NAMES = 32
-const MAX_QUERY_NAME = 256
-const MAX_QUERY_VALUE = 2048
+export const MAX_QUERY_NAME = 256
+export const MAX_QUERY_VALUE = 2048
 /** Text with no control character (C0, DEL, C1): a query name or value a message and a log show on one line. */
 const NO_CONTROL = /^\P{Cc}*$/u
 const CONTROLS = ' must hold no control characters (U+0000 to U+001F, U+007F to U+009F)'
 
 /** Whether `text` is longer than `most` characters, counted as JSON Schema counts them (code points). */
-const longer = (text: string, most: number) => text.length > most && [...text].length > most
+export const longer = (text: string, most: number) => text.length > most && [...text].length > most
 
 /** The first problem of one query parameter, said after its field (`routes[2].query.q`). */
 function queryProblem(name: string, value: unknown): string | undefined {
