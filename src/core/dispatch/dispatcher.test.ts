@@ -1,6 +1,6 @@
 import { createRouteBook } from '../routes/route-book.js'
 import { createCoverageCounter } from '../outcome-coverage/coverage-counter.js'
-import { afterEach, expect, test, vi } from 'vitest'
+import { expect, test } from 'vitest'
 import { createControls } from '../controls/controls.js'
 import { getPetById } from '../operations/get-pet-by-id.js'
 import { parseApiBase } from '../operations/routing.js'
@@ -9,6 +9,7 @@ import { createJournal } from '../state/journal.js'
 import type { OrderStore } from '../state/order-store.js'
 import type { TimeSource } from '../time-source.js'
 import { createDispatcher } from './dispatcher.js'
+import { countQueryParses } from '../../../test/support/query-parses.js'
 
 const KEY = 'test-key'
 
@@ -99,19 +100,8 @@ test('the latency waits and the journal dates the request by the time source giv
   expect(journal.entries().map(({ time, status }) => ({ time, status }))).toEqual([{ time: '2030-01-01T00:00:00.000Z', status: 200 }])
 })
 
-afterEach(() => vi.unstubAllGlobals())
-
 test("an operation's request never parses its query; a route's parses it once, only where a route names parameters", async () => {
-  const parsed = vi.fn()
-  vi.stubGlobal(
-    'URLSearchParams',
-    class extends URLSearchParams {
-      constructor(init?: string) {
-        super(init)
-        parsed()
-      }
-    },
-  )
+  const parsed = countQueryParses()
   const { dispatcher } = dispatcherOf({
     routes: [
       { method: 'GET', path: '/search', status: 200, query: { q: 'cat' }, body: 'cat' },

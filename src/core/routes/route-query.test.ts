@@ -1,6 +1,6 @@
 // Routes per query (issue 57, item 3): a route may name the query parameters it answers; the table
 // picks the most specific path, then the route naming more parameters, then the first declared.
-import { afterEach, expect, test, vi } from 'vitest'
+import { expect, test } from 'vitest'
 import { createAjv } from '../../../test/support/ajv.js'
 import { scenarioJsonSchema } from '../scenario/scenario-json-schema.js'
 import { createRouteBook } from './route-book.js'
@@ -8,6 +8,7 @@ import { type Fail, parseRoutes } from './parse-routes.js'
 import { queryOf } from './route-path.js'
 import { MAX_QUERY_NAMES } from './route-schema.js'
 import { createRouteTable, type HeldRoute, type Lookup, OPERATION_TABLE, type Route } from './route-table.js'
+import { countQueryParses } from '../../../test/support/query-parses.js'
 
 const fail: Fail = (field, problem) => {
   throw Object.assign(new Error(problem), { field })
@@ -31,8 +32,6 @@ function problemOf(query: unknown): { field: string; message: string } | 'loads'
 
 /** The body of the route a lookup found, else what it found. */
 const bodyOf = (lookup: Lookup) => ('route' in lookup ? lookup.route.body : lookup)
-
-afterEach(() => vi.unstubAllGlobals())
 
 const SEARCH: Route[] = [
   { method: 'GET', path: '/search', status: 200, body: 'any' },
@@ -95,16 +94,7 @@ test('spec operations take any query, and a route naming one at their path is st
 })
 
 test('no query is parsed for an operation, nor by a table without query routes, nor for a route that names none', () => {
-  const parsed = vi.fn()
-  vi.stubGlobal(
-    'URLSearchParams',
-    class extends URLSearchParams {
-      constructor(init?: string) {
-        super(init)
-        parsed()
-      }
-    },
-  )
+  const parsed = countQueryParses()
   const plain = createRouteTable([{ method: 'GET', path: '/inventory', status: 200 }])
   for (let request = 0; request < 100; request++) {
     OPERATION_TABLE.match('GET', ['store', 'orders'], 'q=cat&page=2')
