@@ -140,6 +140,10 @@ export const JournalEntry = v.strictObject({
   operation: v.nullable(OperationId),
   orderId: nullable(Int64, 'The order a cancel acted on (a valid int64 path id), else null.'),
   sessionRecreated: optional(v.literal(true), 'Present on the request that found its session dropped when idle and got a fresh one.'),
+  sessionHeader: optional(
+    v.picklist(['X-Sim-Session', 'baggage']),
+    "Present on a request that named a session: the header that named it, X-Sim-Session or the W3C baggage header's sim-session member (X-Sim-Session wins when both are sent).",
+  ),
   forwarded: optional(v.literal(true), 'Present on a request forwarded to the proxy target (--proxy); status is what came back.'),
 })
 

@@ -6,6 +6,7 @@ import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
 import type { RouteBook } from '../routes/route-book.js'
 import { OPERATION_TABLE, operationAt, type OperationEntry } from '../routes/route-table.js'
+import { sessionNamedBy } from '../simulator/session-source.js'
 import { type AnsweredBy, elapsedSince, inPact, type JournalRecord } from '../state/journal.js'
 import { systemTime } from '../time-source.js'
 import type { DispatchContext, DispatchSetup, Instance, RequestContext, Step } from './request-context.js'
@@ -88,6 +89,7 @@ function settle(context: RequestContext, reply: Reply, error: ApiError | null, b
     operation: operation?.id ?? null,
     orderId: context.orderId,
     sessionRecreated: announceRecreated(instance),
+    sessionHeader: context.namedBy,
     answeredBy: by,
     fault: context.fault?.kind,
     delayed,
@@ -167,17 +169,20 @@ function arrive(
   path: ApiPath | null,
 ): RequestContext {
   const arrived = { time: setup.time.now(), started: performance.now() }
+  // Read once: the state and the journal entry both go by it.
+  const named = sessionNamedBy(request)
   let instance: Instance | null = null
   let refusal: unknown
   try {
-    instance = setup.instanceFor(request)
+    instance = setup.instanceFor(request, named)
   } catch (error) {
     // Answered after the body limit (`refuseBadSession`), or not at all by a request no operation takes.
     refusal = error
   }
   const orderId = operation !== null && 'orderIdOf' in operation ? operation.orderIdOf(param) : null
   const given = instance === null ? null : providerState(instance, operation, orderId)
-  return { setup, request, operation, param, orderId, path, arrived, instance, refusal, given, fault: undefined, extra: undefined }
+  const namedBy = named?.from ?? null
+  return { setup, request, operation, param, orderId, path, arrived, namedBy, instance, refusal, given, fault: undefined, extra: undefined }
 }
 
 /** What the answer depends on as the request arrived, before any latency: one lookup, for a pact's provider state. */
@@ -232,7 +237,7 @@ export function createDispatcher(context: DispatchContext) {
       if (setup.proxy !== null || path === null) return []
       let table: Pick<RouteBook, 'match'> = OPERATION_TABLE
       try {
-        table = setup.instanceFor(request).routes
+        table = setup.instanceFor(request, sessionNamedBy(request)).routes
       } catch {
         // No state for it (a bad session): the spec's operations alone.
       }

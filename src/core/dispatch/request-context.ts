@@ -7,6 +7,7 @@ import type { OperationConfig, OperationState } from '../operations/operation.js
 import type { ApiBase, Operation } from '../operations/routing.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Reply, SimRequest } from '../reply.js'
+import type { NamedSession, SessionHeader } from '../simulator/session-source.js'
 import type { RouteBook } from '../routes/route-book.js'
 import type { HeldRoute } from '../routes/route-table.js'
 import type { Arrival, JournalWriter } from '../state/journal.js'
@@ -45,8 +46,11 @@ export interface ProxySetup {
 /** What the dispatcher reads from the simulator on every request. */
 export interface DispatchContext {
   base: ApiBase
-  /** The state a request acts on (X-Sim-Session picks a session's); throws the 400 or 401 to answer. */
-  instanceFor(request: SimRequest): Instance
+  /**
+   * The state a request acts on: the session `named` (by X-Sim-Session or W3C Baggage, session-source.ts),
+   * else the default one; throws the 400 or 401 to answer.
+   */
+  instanceFor(request: SimRequest, named: NamedSession | null): Instance
   /** Where a request is recorded when it reaches no instance. */
   journal: JournalWriter
   /** The simulator's own deprecation dates, for the headers of a state without its own. */
@@ -86,6 +90,8 @@ export interface RequestContext {
   readonly path: ApiPath | null
   /** When it arrived: the wall clock for the journal entry, the monotonic one for its duration. */
   readonly arrived: Arrival
+  /** The header that named its session, for the journal; null when it named none (the default state). */
+  readonly namedBy: SessionHeader | null
   /** The state it acts on; null when none could be found or made (`refusal` says why). */
   readonly instance: Instance | null
   /** Why no state was found: the error to answer once the body limit is checked. */

@@ -8,7 +8,8 @@ import type { SessionInfo } from './types.js'
 
 /** The header that gives a caller its own copy of the state. */
 export const SESSION_HEADER = 'X-Sim-Session'
-const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** What a session id may be, wherever it is named. */
+export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** How many dropped session ids are remembered, to tell a recreated session from a new one. */
 const MAX_DROPPED_SESSIONS = 1000
 

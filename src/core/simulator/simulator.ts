@@ -12,7 +12,8 @@ import { systemTime, type TimeSource } from '../time-source.js'
 import { createInstanceFactory, type SimulatorInstance } from './instance.js'
 import { attachInternals } from './internals.js'
 import { checkOptions, checkSeed } from './options.js'
-import { createSessions, SESSION_HEADER } from './sessions.js'
+import { fromBaggage } from './session-source.js'
+import { createSessions } from './sessions.js'
 import type { SimulatorCore, SimulatorOptions } from './types.js'
 import { createView, type FailValidation } from './view.js'
 
@@ -81,12 +82,14 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
   const report = errorReporter(options.onError)
   const dispatcher = createDispatcher({
     base: checked.base,
-    instanceFor(request) {
-      const id = request.header(SESSION_HEADER)
-      if (id === null || id === '') return root
+    instanceFor(request, named) {
+      if (named === null) return root
       // Only a request with an accepted key makes a session: others cannot fill memory with them.
       const beforeCreate = (active: typeof root.active) => assertAuthorized(request.header('Authorization'), active.settings.acceptedKeys)
-      return mapValidation(() => sessions.get(id, beforeCreate), failRequest)
+      return mapValidation(
+        () => sessions.get(named.id, beforeCreate),
+        (error) => failRequest(named.from === 'baggage' ? fromBaggage(error, named.id) : error),
+      )
     },
     journal: root.journal,
     config: { deprecation: checked.deprecation },

@@ -5,6 +5,7 @@ import type { InteractionFacts } from '../pact/build-pact.js'
 import { createInteractionLedger } from '../pact/interaction-ledger.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Fault } from '../controls/faults.js'
+import type { SessionHeader } from '../simulator/session-source.js'
 
 /** One request the simulator answered. */
 export interface JournalEntry {
@@ -23,6 +24,8 @@ export interface JournalEntry {
   orderId: Int64 | null
   /** Present (true) on the request that found its session dropped when idle and got a fresh one. */
   sessionRecreated?: true
+  /** Present on a request that named a session: the header that named it (X-Sim-Session, or the W3C `baggage` header's `sim-session` member). */
+  sessionHeader?: SessionHeader
   /** Present (true) on a request forwarded to the proxy target (docs/proxy.md); `status` is what came back. */
   forwarded?: true
 }
@@ -49,6 +52,8 @@ export interface JournalRecord {
   orderId: Int64Key | null
   /** The request's session had been dropped when idle and was made afresh for it. */
   sessionRecreated?: boolean
+  /** The header that named the request's session; null (or absent) when it named none. */
+  sessionHeader?: SessionHeader | null
   /** Who answered; absent for what a transport answered itself (a 404 outside the API, a body refused) and for a bug's 500. */
   answeredBy?: AnsweredBy | undefined
   /** The kind of the fault that fired for it, if one did. */
@@ -97,7 +102,7 @@ export function elapsedSince(started: number): number {
 }
 
 function toEntry(record: JournalRecord): JournalEntry {
-  const { time, method, path, status, duration, operation, orderId, sessionRecreated } = record
+  const { time, method, path, status, duration, operation, orderId, sessionRecreated, sessionHeader } = record
   return {
     time: new Date(time).toISOString(),
     method,
@@ -107,6 +112,7 @@ function toEntry(record: JournalRecord): JournalEntry {
     operation,
     orderId: orderId === null ? null : int64Value(orderId),
     ...(sessionRecreated === true ? { sessionRecreated } : {}),
+    ...(typeof sessionHeader === 'string' ? { sessionHeader } : {}),
     // What the proxy target answered: the proxy throws only what it refuses to send (the dispatcher records that as refused).
     ...(record.answeredBy === 'proxy' ? { forwarded: true as const } : {}),
   }
@@ -170,6 +176,7 @@ function stored(slot: JournalRecord | undefined, entry: JournalRecord, path: str
   record.operation = entry.operation
   if (record.orderId !== entry.orderId) record.orderId = entry.orderId
   record.sessionRecreated = entry.sessionRecreated ?? false
+  record.sessionHeader = entry.sessionHeader ?? null
   record.answeredBy = entry.answeredBy
   record.fault = entry.fault
   record.delayed = entry.delayed ?? false
