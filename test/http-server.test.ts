@@ -206,7 +206,9 @@ describe('CORS', () => {
     expect(response.status).toBe(204)
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:3000')
     expect(response.headers.get('Access-Control-Allow-Methods')).toBe(method)
-    expect(response.headers.get('Access-Control-Allow-Headers')).toBe('Authorization, Content-Type, x-trace-id')
+    expect(response.headers.get('Access-Control-Allow-Headers')).toBe(
+      'Authorization, Content-Type, baggage, traceparent, tracestate, x-trace-id',
+    )
     expect(sim.orders().every((order) => order.status === 'pending')).toBe(true)
     expect(sim.journal.entries()).toEqual([])
   })

@@ -38,18 +38,25 @@ export function adminCorsHeaders(origin: string | undefined): Readonly<Record<st
 }
 
 /**
+ * Headers every preflight allows besides those asked for: the key and the body's type, and the W3C Trace
+ * Context and Baggage headers a traced frontend sends (a `sim-session` baggage member names a session).
+ */
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'baggage', 'traceparent', 'tracestate']
+const ALWAYS_ALLOWED = /^(authorization|content-type|baggage|traceparent|tracestate)$/i
+
+/**
  * The headers of a preflight's 204 (besides the CORS ones): the methods the
- * path takes, Authorization and Content-Type and whatever other headers the
- * client asked for (`Access-Control-Request-Headers`).
+ * path takes, `ALLOWED_HEADERS` and whatever other headers the client asked
+ * for (`Access-Control-Request-Headers`).
  */
 export function preflightHeaders(methods: string, requestedHeaders: string | undefined): Record<string, string> {
   const requested = (requestedHeaders ?? '')
     .split(',')
     .map((name) => name.trim())
-    .filter((name) => name !== '' && !/^(authorization|content-type)$/i.test(name))
+    .filter((name) => name !== '' && !ALWAYS_ALLOWED.test(name))
   return {
     'Access-Control-Allow-Methods': methods,
-    'Access-Control-Allow-Headers': ['Authorization', 'Content-Type', ...requested].join(', '),
+    'Access-Control-Allow-Headers': [...ALLOWED_HEADERS, ...requested].join(', '),
     'Access-Control-Max-Age': '600',
     Allow: `${methods}, OPTIONS`,
   }
