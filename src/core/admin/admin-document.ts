@@ -18,7 +18,7 @@ const ADMIN_DOCUMENT_HEAD = {
     version: '1.0.0',
     summary: "The simulator's own API under /__sim: scenarios, state, orders, clock, request journal, misbehaviour and sessions.",
     description:
-      "The admin API of the Petstore Orders Simulator's standalone server (docs/server.md). It is not part of the simulated service: see openapi.json for that. Paths carry their /__sim prefix, so that GET /__sim (the JSON list of endpoints) and GET /__sim/ (the QA panel) stay apart. Every call acts on the session named by X-Sim-Session, or the default state without one. JSON in and out; int64 ids beyond 2^53 are written as exact JSON integers. Every error is the Error body { code, message, status } with Content-Type application/json. Answers that no operation below describes: an unknown admin path gives 404 not_found (components/responses/NotFound); a known path with another method gives 405 method_not_allowed with an Allow header naming the documented methods (components/responses/MethodNotAllowed); HEAD is answered like GET without a body; OPTIONS is a CORS preflight answered 204 before any admin route. With the admin API turned off (--no-admin), every /__sim path answers 404 not_found.",
+      "The admin API of the Petstore Orders Simulator's standalone server (docs/server.md). It is not part of the simulated service: see openapi.json for that. Paths carry their /__sim prefix, so that GET /__sim (the JSON list of endpoints) and GET /__sim/ (the QA panel) stay apart. Every call acts on the session named by X-Sim-Session, or the default state without one (a W3C baggage header's sim-session member, which names the session of an API request, is not read here). JSON in and out; int64 ids beyond 2^53 are written as exact JSON integers. Every error is the Error body { code, message, status } with Content-Type application/json. Answers that no operation below describes: an unknown admin path gives 404 not_found (components/responses/NotFound); a known path with another method gives 405 method_not_allowed with an Allow header naming the documented methods (components/responses/MethodNotAllowed); HEAD is answered like GET without a body; OPTIONS is a CORS preflight answered 204 before any admin route. With the admin API turned off (--no-admin), every /__sim path answers 404 not_found.",
   },
   servers: [
     {
@@ -61,7 +61,7 @@ const ADMIN_COMPONENTS = {
       in: 'header',
       required: false,
       description:
-        "Acts on this session, made on first use from the simulator's current scenario. Without it, the call acts on the default state.",
+        "Acts on this session, made on first use from the simulator's current scenario. Without it, the call acts on the default state. The admin API reads this header only, never the baggage header's sim-session member: a tool names sessions deliberately, and a test runner's trace baggage must not redirect its calls.",
       schema: { $ref: '#/components/schemas/SessionId' },
     },
     OrderId: {

@@ -51,6 +51,8 @@ export function createAdminRouter(sim: SimulatorCore, options: AdminRouterOption
   router.use(panelRouter())
   if (options.token !== undefined) router.use(requireToken(options.token))
   router.use((req, res, next) => {
+    // X-Sim-Session only, never the baggage header's sim-session member (session-source.ts): a tool names a
+    // session deliberately, and the baggage an instrumented test runner sends must not redirect its admin calls.
     const id = req.headers['x-sim-session']
     const sessionId = typeof id === 'string' && id !== '' ? id : null
     // Both kept for the routes: the view to act through, the id for what reaches the internals (the event stream).
