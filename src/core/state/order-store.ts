@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import type { Order, OrderStatus } from '../glossary.js'
 import { int64Value, parseInt64, type Int64Key } from '../int64.js'
+import { isDateTime } from '../scenario/date-time.js'
 import { type BaseOrders, createBaseOrders, largestIdOf } from './base-orders.js'
 import type { Collection } from './order-model.js'
 
@@ -38,6 +39,26 @@ export function parseOrderRecords(input: unknown): OrderRecord[] | undefined {
   return ids.size === records.length && records.every((record) => canonical(record.id) && canonical(record.petId)) ? records : undefined
 }
 
+/** One order of a state's own as a snapshot holds it: changed, added, or a tombstone (`removed`) of a base order. */
+export type OwnOrderRecord = OrderRecord & { position: number; removed: boolean }
+
+const canonicalId = v.pipe(
+  v.string(),
+  v.check((id) => parseInt64(id) === id, 'an id must be a canonical int64 decimal string'),
+)
+
+/** An own order from outside (a state file): canonical ids, a known status, a whole position; no other key. */
+export const ownOrderRecordSchema = v.strictObject({
+  id: canonicalId,
+  petId: v.nullable(canonicalId),
+  quantity: v.nullable(v.pipe(v.number(), v.safeInteger())),
+  shipDate: v.nullable(v.pipe(v.string(), v.maxLength(64), v.check(isDateTime, 'shipDate must be an RFC 3339 date-time'))),
+  complete: v.nullable(v.boolean()),
+  status: v.picklist(['pending', 'shipped', 'cancelled'] satisfies OrderStatus[]),
+  position: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  removed: v.boolean(),
+}) satisfies v.GenericSchema<unknown, OwnOrderRecord>
+
 /** What one order of a state's own (changed or added) costs, measured: about 1 KB with the model's keys and the index. */
 export const OWN_ORDER_BYTES = 1024
 
@@ -62,6 +83,8 @@ function serial(): <T>(change: () => Promise<T>) => Promise<T> {
 interface Held {
   base: BaseOrders<OrderRecord>
   own?: Collection<typeof orderSchema>
+  /** Own orders a restore brought, readable at once, until the first write copies them into `own` (which wins over them). */
+  overlay?: Map<Int64Key, StoredOrder>
   /** How many orders of its own `charge` was told of. */
   charged: number
   nextPosition: number
@@ -69,14 +92,17 @@ interface Held {
 }
 
 /** The state's own orders by id; a change writes an order's new record before it deletes the old, so the last one wins. */
-function ownOf(held: Held) {
-  return new Map(held.own?.all().map((record) => [record.id, record] as const))
+function ownOf(held: Held): Map<Int64Key, StoredOrder> {
+  const own = new Map(held.overlay)
+  for (const record of held.own?.all() ?? []) own.set(record.id, record)
+  return own
 }
 
 function findIn(held: Held, id: Int64Key): OrderRecord | undefined {
   // From the end, for the same reason as ownOf.
   const mine = held.own?.findMany((query) => query.where((record) => record.id === id), { take: -1 })[0]
-  if (mine !== undefined) return mine.removed ? undefined : mine
+  const found = mine ?? held.overlay?.get(id)
+  if (found !== undefined) return found.removed ? undefined : found
   const position = held.base.positionOf(id)
   return position === undefined ? undefined : held.base.records[position]
 }
@@ -84,7 +110,7 @@ function findIn(held: Held, id: Int64Key): OrderRecord | undefined {
 /** The base's orders with the state's own in their places, then the orders it added, in the order they were added. */
 function listOf(held: Held): readonly OrderRecord[] {
   const { base } = held
-  if (held.own === undefined || held.own.count() === 0) return base.records
+  if ((held.own === undefined || held.own.count() === 0) && held.overlay === undefined) return base.records
   const own = ownOf(held)
   const orders: OrderRecord[] = []
   for (const record of base.records) {
@@ -146,6 +172,55 @@ function changeOf(held: Held, write: (entries: ReadonlyMap<Int64Key, StoredOrder
   }
 }
 
+/** `records` checked against `base`, as the overlay of a restore; a RangeError naming the first misfit otherwise. */
+function overlayOf(base: BaseOrders<OrderRecord>, records: readonly OwnOrderRecord[], nextPosition: number): Map<Int64Key, StoredOrder> {
+  const refuse = (why: string): never => {
+    throw new RangeError(`The own orders do not fit the state: ${why}.`)
+  }
+  const size = base.records.length
+  if (!Number.isSafeInteger(nextPosition) || nextPosition < size)
+    refuse(`nextPosition ${nextPosition} is not a whole number of at least ${size}, the base's length`)
+  const overlay = new Map<Int64Key, StoredOrder>()
+  const added = new Set<number>()
+  for (const record of records) {
+    const { id, position } = record
+    if (overlay.has(id)) refuse(`order ${id} is there twice`)
+    if (!Number.isSafeInteger(position) || position < 0 || position >= nextPosition)
+      refuse(`order ${id} stands at ${position}, outside 0 to ${nextPosition - 1}`)
+    const inBase = base.positionOf(id)
+    if (position < size) {
+      // A changed or removed order keeps its place in the base.
+      if (inBase !== position) refuse(`order ${id} stands at ${position}, where the base holds another order`)
+    } else {
+      if (record.removed) refuse(`order ${id} is removed but the base does not hold it`)
+      if (inBase !== undefined) refuse(`order ${id} is added but the base holds it`)
+      if (added.has(position)) refuse(`two added orders stand at ${position}`)
+      added.add(position)
+    }
+    // A copy of the model's fields, checked as a write checks them.
+    overlay.set(id, v.parse(orderSchema, { ...record }))
+  }
+  return overlay
+}
+
+/** Only the model's fields, as plain data: a collection's record carries keys of its own. */
+function ownRecordOf({ id, petId, quantity, shipDate, complete, status, position, removed }: StoredOrder): OwnOrderRecord {
+  return { id, petId, quantity, shipDate, complete, status, position, removed }
+}
+
+/**
+ * Writes a restore's orders into the collection (those a failed copy already wrote are skipped), so that a change
+ * builds on them; false when the state was reset meanwhile.
+ */
+async function flushOverlay(state: Held, own: Collection<typeof orderSchema>, current: () => boolean): Promise<boolean> {
+  if (state.overlay === undefined) return true
+  const written = new Set(own.all().map((record) => record.id))
+  for (const [id, record] of state.overlay) if (!written.has(id)) await own.create(record)
+  if (!current()) return false
+  state.overlay = undefined
+  return true
+}
+
 export type OrderStore = ReturnType<typeof createOrderStore>
 
 /**
@@ -173,7 +248,8 @@ export function createOrderStore(options: OrderStoreOptions = {}) {
     // A reset came in between: this change's state is gone.
     if (state !== held) return
     state.own ??= new Collection({ schema: orderSchema })
-    const own = ownOf(state)
+    if (!(await flushOverlay(state, state.own, () => state === held))) return
+    const own = new Map(state.own.all().map((record) => [record.id, record] as const))
     let grown = 0
     for (const [id, next] of entries) grown += (next === undefined ? 0 : 1) - (own.has(id) ? 1 : 0)
     if (grown > 0) charge(grown * OWN_ORDER_BYTES)
@@ -214,7 +290,35 @@ export function createOrderStore(options: OrderStoreOptions = {}) {
     all: (): readonly OrderRecord[] => listOf(held),
     find: (id: Int64Key): OrderRecord | undefined => findIn(held, id),
     /** How many orders this state holds of its own: changed, added or removed since the last `replaceAll`. */
-    owned: (): number => held.own?.count() ?? 0,
+    owned: (): number => (held.overlay === undefined ? (held.own?.count() ?? 0) : ownOf(held).size),
+    /**
+     * The state's own orders (changed, added, removed), each once, as its last write left it, and where the next
+     * added order goes: what a snapshot keeps. Never reads the base, which a scenario may make 100,000 orders long.
+     */
+    ownRecords(): { records: OwnOrderRecord[]; nextPosition: number } {
+      return { records: [...ownOf(held).values()].map(ownRecordOf), nextPosition: held.nextPosition }
+    },
+    /**
+     * Puts back the own orders `ownRecords()` gave, right after `replaceAll` of the same base: readers see them at
+     * once, and the collection receives them before any later change. Throws, changing nothing, when they do not fit
+     * the base or `charge` refuses their bytes.
+     */
+    restoreOwn(records: readonly OwnOrderRecord[], nextPosition: number): void {
+      const state = held
+      if (state.overlay !== undefined || (state.own?.count() ?? 0) > 0)
+        throw new RangeError('The own orders do not fit the state: the state has own orders already.')
+      const overlay = overlayOf(state.base, records, nextPosition)
+      if (records.length > 0) charge(records.length * OWN_ORDER_BYTES)
+      state.charged += records.length
+      state.nextPosition = nextPosition
+      if (overlay.size > 0) state.overlay = overlay
+      state.version++
+      // The first step of the queue copies the overlay into the collection, so later changes write after it.
+      if (overlay.size > 0)
+        exclusive(() => writing(() => write(state, new Map()))).catch(() => {
+          // Kept in the overlay (a page gone offline): the next change tries again.
+        })
+    },
     /**
      * Runs `change` with no other change of this store in between, so that a check and the
      * change it decides on are one step: @msw/data 1.x writes records asynchronously.
