@@ -1,0 +1,151 @@
+import * as fs from 'node:fs/promises'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import {
+  checkStateFolder,
+  checkStatePath,
+  readStateFile,
+  removeLeftoverTemps,
+  setAside,
+  type StateFs,
+  writeStateFile,
+} from './state-file.js'
+
+const root = mkdtempSync(join(tmpdir(), 'state-file-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+let made = 0
+/** A fresh folder for one test, under `root`. */
+const folder = () => fs.mkdtemp(join(root, `${++made}-`))
+
+/** node:fs/promises, with the file handle's writeFile failing as a full disk does. */
+const fullDisk: StateFs = {
+  ...fs,
+  open: (async (...args: Parameters<typeof fs.open>) => {
+    const handle = await fs.open(...args)
+    if (String(args[0]).endsWith('.tmp'))
+      handle.writeFile = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
+    return handle
+  }) as typeof fs.open,
+}
+
+describe('the folder check at start', () => {
+  test('takes a writable folder, leaving nothing behind', async () => {
+    const dir = await folder()
+    await checkStateFolder(join(dir, 'state.json'))
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  test.each([
+    ['a folder that does not exist', (dir: string) => join(dir, 'nope', 'state.json'), /the folder .*nope does not exist$/],
+    [
+      'a file as the folder',
+      (dir: string) => {
+        writeFileSync(join(dir, 'f'), '')
+        return join(dir, 'f', 'state.json')
+      },
+      /f is not a folder$/,
+    ],
+    ['a folder as the path', (dir: string) => dir, /it is a folder or a special file; name a file in a folder$/],
+  ])('refuses %s in one line naming --state-file', async (_, pathIn, why) => {
+    const path = pathIn(await folder())
+    const refusal = checkStateFolder(path)
+    await expect(refusal).rejects.toThrow(/^Failed to start the simulator: --state-file \S+: /)
+    await expect(refusal).rejects.toThrow(why)
+  })
+
+  test('refuses a folder it cannot write, as a read-only mount', async () => {
+    const dir = await folder()
+    const readOnly: StateFs = { ...fs, open: (() => Promise.reject(Object.assign(new Error('read-only'), { code: 'EROFS' }))) as never }
+    await expect(checkStateFolder(join(dir, 'state.json'), readOnly)).rejects.toThrow(/the folder \S+ cannot be written \(EROFS\)$/)
+  })
+
+  test.each([[''], ['a\nb.json'], ['state\u001b[2J.json'], ['x\u0085'], [42]])('refuses the path %j', (path) => {
+    expect(() => checkStatePath(path)).toThrow(
+      /^Failed to start the simulator: --state-file must be a path of a file, without control characters\.$/,
+    )
+  })
+})
+
+describe('reading the file at start', () => {
+  test('a missing file is a fresh start', async () => {
+    expect(await readStateFile(join(await folder(), 'state.json'), 1000)).toEqual({ kind: 'missing' })
+  })
+
+  test('a file of this version is found', async () => {
+    const path = join(await folder(), 'state.json')
+    writeFileSync(path, JSON.stringify({ version: 1, states: [] }))
+    expect(await readStateFile(path, 1000)).toEqual({ kind: 'found', document: { version: 1, states: [] } })
+  })
+
+  test.each([
+    ['junk', 'not UTF-8 JSON'],
+    ['\u001b[2J{"version":1', 'not UTF-8 JSON'],
+    [Buffer.from([0x7b, 0xff, 0x7d]), 'not UTF-8 JSON'],
+    ['', 'not UTF-8 JSON'],
+    ['[1]', 'not a state file: no "version"'],
+    ['null', 'not a state file: no "version"'],
+    ['{"__proto__":{"version":1}}', 'not a state file: no "version"'],
+    ['{"version":2}', 'version 2, this server reads version 1'],
+    ['{"version":"1"}', 'version unknown, this server reads version 1'],
+    ['{"version":1e400}', 'version unknown, this server reads version 1'],
+  ])('%j is unusable: %s', async (text, why) => {
+    const path = join(await folder(), 'state.json')
+    writeFileSync(path, text)
+    expect(await readStateFile(path, 1000)).toEqual({ kind: 'unusable', why })
+  })
+
+  test('a file over the bound is not read', async () => {
+    const path = join(await folder(), 'state.json')
+    writeFileSync(path, JSON.stringify({ version: 1, pad: 'x'.repeat(2000) }))
+    expect(await readStateFile(path, 1000)).toEqual({ kind: 'unusable', why: expect.stringMatching(/^over 1000 bytes, more than/) })
+  })
+
+  test('a file that cannot be read says why', async () => {
+    const unreadable: StateFs = { ...fs, open: (() => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' }))) as never }
+    expect(await readStateFile(join(await folder(), 'state.json'), 1000, unreadable)).toEqual({
+      kind: 'unusable',
+      why: 'cannot be read: EACCES',
+    })
+  })
+})
+
+test('a file set aside is renamed beside itself, never deleted, with one warning line', async () => {
+  const path = join(await folder(), 'state.json')
+  writeFileSync(path, 'junk')
+  const line = await setAside(path, 'not UTF-8 JSON', new Date('2026-05-01T10:20:30.456Z'))
+  const aside = `${path}.corrupt-2026-05-01T10-20-30-456Z`
+  expect(line).toBe(`Warning: --state-file ${path} not restored (not UTF-8 JSON); starting fresh; moved to ${aside}`)
+  expect(readFileSync(aside, 'utf8')).toBe('junk')
+  await expect(fs.stat(path)).rejects.toThrow(/ENOENT/)
+})
+
+test('leftover temp files of ours are removed, and nothing else', async () => {
+  const dir = await folder()
+  for (const name of ['.state.json.1.tmp', '.state.json.4242.tmp', '.state.json.x.tmp', '.other.json.1.tmp', 'state.json', 'notes.tmp'])
+    writeFileSync(join(dir, name), '')
+  await removeLeftoverTemps(join(dir, 'state.json'))
+  expect(readdirSync(dir).sort()).toEqual(['.other.json.1.tmp', '.state.json.x.tmp', 'notes.tmp', 'state.json'])
+})
+
+describe('writing', () => {
+  test('replaces the file whole, owner-only, with no temp file left', async () => {
+    const dir = await folder()
+    const path = join(dir, 'state.json')
+    writeFileSync(path, 'old')
+    await writeStateFile(path, '{"version":1}')
+    expect(readFileSync(path, 'utf8')).toBe('{"version":1}')
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(readdirSync(dir)).toEqual(['state.json'])
+  })
+
+  test('a failed write keeps the last good file and leaves no temp file', async () => {
+    const dir = await folder()
+    const path = join(dir, 'state.json')
+    writeFileSync(path, 'good')
+    await expect(writeStateFile(path, 'new', fullDisk)).rejects.toThrow(/no space/)
+    expect(readFileSync(path, 'utf8')).toBe('good')
+    expect(readdirSync(dir)).toEqual(['state.json'])
+  })
+})
