@@ -25,7 +25,9 @@ async function writeTestCoverage(sim: SimulatorFixture, dir: string, testInfo: T
 /**
  * Playwright's `test` with a `sim` fixture: each test gets a session of its
  * own, reset to its `scenario`, which every request of its browser context
- * to the simulator acts on.
+ * to the simulator acts on. In `'server'` mode its requests to the app's own
+ * origin (`baseURL`) carry the session too, as `X-Sim-Session` and W3C
+ * `baggage`, for a server-rendering app to pass on (docs/ssr.md).
  * @example
  * test.use({ scenario: 'pending' })
  * test('cancels', async ({ page, sim }) => {
@@ -41,8 +43,8 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
   simulatorAdminToken: [process.env['PETSTORE_SIM_ADMIN_TOKEN'], { option: true }],
   pact: [undefined, { option: true }],
   simulatorCoverage: [DEFAULT_COVERAGE_DIR, { option: true }],
-  sim: async ({ context, scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage }, use, testInfo) => {
-    const options = { scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage }
+  sim: async ({ context, baseURL, scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage }, use, testInfo) => {
+    const options = { scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage, baseURL }
     const opened = await openSimulatorFixture(context, options, testInfo)
     try {
       await use(opened.sim)

@@ -3,6 +3,7 @@ import { checkPactNames, type PactOptions } from '../../core/pact/pact-names.js'
 import { mapValidation } from '../../core/validation-error.js'
 import { openRouteFixture } from './route-fixture.js'
 import { openServerFixture } from './server-fixture.js'
+import { appOriginOf } from './session-baggage.js'
 import { SIMULATOR_MODES, type FixtureSettings, type SimulatorFixture, type SimulatorMode } from './simulator-fixture.js'
 import { quote } from '../../core/quote-value.js'
 
@@ -36,10 +37,13 @@ export interface PactFixtureOptions extends PactOptions {
   dir?: string
 }
 
-/** The `sim` of one test: its own session, unique across workers and retries, in the mode its options ask for. */
+/**
+ * The `sim` of one test: its own session, unique across workers and retries, in the mode its options ask for.
+ * `baseURL` is Playwright's: the app's origin, whose requests join the session as the simulator's do.
+ */
 export async function openSimulatorFixture(
   context: BrowserContext,
-  options: SimulatorTestOptions,
+  options: SimulatorTestOptions & { baseURL?: string | undefined },
   testInfo: Pick<TestInfo, 'workerIndex' | 'retry' | 'annotations'>,
 ): Promise<{ sim: SimulatorFixture; close(): Promise<void> }> {
   if (!SIMULATOR_MODES.includes(options.simulatorMode))
@@ -63,6 +67,7 @@ export async function openSimulatorFixture(
   const settings: FixtureSettings = {
     scenario: options.scenario,
     url,
+    appOrigin: appOriginOf(options.baseURL),
     session: `pw-${testInfo.workerIndex}-${testInfo.retry}-${crypto.randomUUID()}`,
     adminToken: options.simulatorAdminToken,
     warn(message) {

@@ -8,14 +8,19 @@ import type { JournalEntry } from '../../core/state/journal.js'
 import type { PactDocument } from '../../core/pact/pact-document.js'
 import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
 import { endFixtureSession, fixtureAdminClient, SetupProblem } from './admin-client.js'
+import { withSessionBaggage } from './session-baggage.js'
 import type { FixtureSettings, SimulatorFixture } from './simulator-fixture.js'
 
 /**
  * A session of the running simulator for one test: opened and reset to the
  * test's scenario, and joined by every request the browser context sends to
- * the simulator's origin (Playwright adds `X-Sim-Session` below the page, so
- * the app and its CORS preflights are untouched). Closing ends the session,
- * as does a failed opening, so that a long run never fills the server's sessions.
+ * the simulator's origin or the app's own (`baseURL`): Playwright adds
+ * `X-Sim-Session` and `baggage: sim-session=<id>` below the page, so the app
+ * and its CORS preflights are untouched, and a server-rendering app that
+ * propagates W3C Baggage (OpenTelemetry) passes the session on. Other origins
+ * get neither: an unexpected header would cost them a preflight. Closing ends
+ * the session, as does a failed opening, so that a long run never fills the
+ * server's sessions.
  */
 export async function openServerFixture(
   context: BrowserContext,
@@ -24,10 +29,20 @@ export async function openServerFixture(
   const { origin } = settings.url
   const admin = fixtureAdminClient(origin, settings.session, settings.adminToken)
   const end = () => endFixtureSession(origin, settings.session, settings.adminToken)
-  const matches = (url: URL) => url.origin === origin
-  // fallback, not continue: the test's own routes still see the request, with the header.
-  const join = async (route: Route) =>
-    route.fallback({ headers: { ...(await route.request().allHeaders()), [SESSION_HEADER.toLowerCase()]: settings.session } })
+  const { appOrigin } = settings
+  // One handler for both origins, which may be one.
+  const matches = (url: URL) => url.origin === origin || url.origin === appOrigin
+  // fallback, not continue: the test's own routes still see the request, with the headers.
+  const join = async (route: Route) => {
+    const headers = await route.request().allHeaders()
+    await route.fallback({
+      headers: {
+        ...headers,
+        [SESSION_HEADER.toLowerCase()]: settings.session,
+        baggage: withSessionBaggage(headers['baggage'], settings.session),
+      },
+    })
+  }
   try {
     await admin.reset({ body: { scenario: settings.scenario } })
     await context.route(matches, join)

@@ -39,7 +39,13 @@ export type FixtureVerbs = {
  * in `'route'` mode a session of a simulator inside the test process.
  */
 export interface SimulatorFixture extends FixtureVerbs {
-  /** This test's session id: every request the test's browser context sends to the simulator carries it as `X-Sim-Session`. */
+  /**
+   * This test's session id: every request the test's browser context sends to
+   * the simulator carries it as `X-Sim-Session`. In `'server'` mode, so do its
+   * requests to the app's own origin (`baseURL`), and both carry it in
+   * `baggage: sim-session=<id>` too, which an app server instrumented with
+   * OpenTelemetry passes on to the simulator (docs/ssr.md).
+   */
   readonly session: string
   readonly mode: SimulatorMode
   /** The base URL the app calls (the `simulatorUrl` option), e.g. `http://127.0.0.1:4010/v1`. */
@@ -54,6 +60,8 @@ export interface SimulatorFixture extends FixtureVerbs {
 export interface FixtureSettings {
   scenario: string
   url: URL
+  /** The origin of Playwright's `baseURL`, whose requests join the session too ('server' mode); null without one. */
+  appOrigin: string | null
   session: string
   adminToken: string | undefined
   /** Tells the test's report of a problem that must not fail the test, such as a session the fixture could not end. */
