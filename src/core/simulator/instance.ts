@@ -66,6 +66,8 @@ export interface InstanceFactory {
   folder: ScenarioFolder | undefined
   /** Checks a scenario (a built-in name, a folder's, a file's path or an object); throws a `ScenarioError` when it is bad. */
   resolve(input: string | Scenario): { scenario: CheckedScenario; source: string }
+  /** The name or path `resolve` was given for `scenario`, or undefined when it was given as an object: what a snapshot names. */
+  refOf(scenario: CheckedScenario): string | undefined
   /** What `activate` must wait for first: the generator's load, when the scenario generates at `seed` and it is not loaded. */
   ready(scenario: CheckedScenario, seed: number | undefined): Promise<unknown> | undefined
   activate(scenario: CheckedScenario, source: string, seed: number | undefined): ActiveScenario
@@ -185,9 +187,16 @@ export function createInstanceFactory(
   const bases = new WeakMap<readonly OrderRecord[], BaseOrders<OrderRecord>>()
   const baseOf = (records: readonly OrderRecord[]) => remembered(bases, records, () => createBaseOrders(records))
   const cache = scenarioCache(resolve, activate)
+  // Weak: a scenario no state holds any more is forgotten with its name.
+  const refs = new WeakMap<CheckedScenario, string>()
   return {
     folder,
-    resolve: cache.resolve,
+    resolve(input) {
+      const resolved = cache.resolve(input)
+      if (typeof input === 'string') refs.set(resolved.scenario, input)
+      return resolved
+    },
+    refOf: (scenario) => refs.get(scenario),
     ready: (scenario, seed) => generatorNeeded(generation, scenario, seed),
     activate: cache.activate,
     create(active, charge, routeCharge = charge) {

@@ -48,13 +48,29 @@ export interface Sessions {
   chargeDefault: SessionCharge
   /** Stops the timers of every session. */
   close(): void
+  /**
+   * The sessions a snapshot writes, least recently used first: those idle longer than the idle time are
+   * left out (the next request would drop them).
+   */
+  live(): { id: string; instance: SimulatorInstance; created: number }[]
+  /**
+   * Opens session `id` as a snapshot had it: created at `created`, used now (a fresh idle period).
+   * `build` makes its state, told its charge; past a bound it throws as `get` does, and a session it
+   * refuses holds nothing.
+   */
+  restore(id: string, created: number, build: (charge: SessionCharge) => SimulatorInstance): void
+  /**
+   * A number that moves whenever a session opens, ends or expires, or a state changes (`weigh`, summed
+   * over the live sessions and those gone): what a saver polls. One loop, no copy.
+   */
+  revision(): number
 }
 
 /** How a session takes (bytes above 0) and gives back (below 0) bytes of the shared bound; taking throws past it. */
 export type SessionCharge = (bytes: number) => void
 
 /** Throws the `ValidationError` of a bad session id. */
-function checkId(id: string): void {
+export function checkId(id: string): void {
   if (!SESSION_ID.test(id)) {
     throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
   }
@@ -92,14 +108,18 @@ export function createSessions(
   current: () => ActiveScenario,
   create: (active: ActiveScenario, charge: SessionCharge) => SimulatorInstance,
   now: () => number,
+  weigh: (instance: SimulatorInstance) => number = () => 0,
 ): Sessions {
   // Least recently used first, so the idle ones are at the front: no walk of them all.
   const sessions = new Map<string, SessionEntry>()
   // Ids of sessions dropped when idle lately (oldest first).
   const dropped = new Set<string>()
   let used = 0
+  // Sessions opened, ended or expired, plus what the states gone weighed: so `revision()` only ever grows.
+  let moves = 0
 
   function release(id: string, entry: SessionEntry): void {
+    moves += 1 + weigh(entry.instance)
     sessions.delete(id)
     entry.instance.lifecycle.stop()
     used -= entry.account.bytes
@@ -154,6 +174,7 @@ export function createSessions(
       throw error
     }
     instance.recreatedUnannounced = recreated !== null
+    moves++
     return { instance, account, created: time, lastUsed: time, recreated }
   }
 
@@ -186,6 +207,36 @@ export function createSessions(
     chargeDefault: chargeOf({ bytes: 0, closed: false }),
     close() {
       for (const { instance } of sessions.values()) instance.lifecycle.stop()
+    },
+    live() {
+      const time = now()
+      const live: { id: string; instance: SimulatorInstance; created: number }[] = []
+      for (const [id, { instance, created, lastUsed }] of sessions)
+        if (time - lastUsed <= limits.idleMs) live.push({ id, instance, created })
+      return live
+    },
+    restore(id, created, build) {
+      checkId(id)
+      if (sessions.has(id)) throw new ValidationError(SESSION_HEADER, `Session ${quote(id)} is there twice.`)
+      if (sessions.size >= limits.maxSessions)
+        throw new ValidationError('sessions.max', `more sessions than the ${limits.maxSessions} sessions.max allows (--max-sessions).`)
+      const account: Account = { bytes: 0, closed: false }
+      const charge = chargeOf(account)
+      charge(SESSION_BYTES)
+      let instance: SimulatorInstance
+      try {
+        instance = build(charge)
+      } catch (error) {
+        charge(-account.bytes)
+        throw error
+      }
+      moves++
+      sessions.set(id, { instance, account, created, lastUsed: now(), recreated: null })
+    },
+    revision() {
+      let sum = moves
+      for (const entry of sessions.values()) sum += weigh(entry.instance)
+      return sum
     },
   }
 }
