@@ -134,12 +134,7 @@ export function createSessions(
     if (dropped.size > MAX_DROPPED_SESSIONS) dropped.delete(dropped.values().next().value as string)
   }
 
-  /** Seconds until the least recently used session goes idle, and so makes room. */
-  function untilRoom(time: number): number {
-    const oldest = sessions.values().next().value
-    return oldest === undefined ? 1 : (oldest.lastUsed + limits.idleMs - time) / 1000
-  }
-
+  const untilRoom = (time: number) => secondsUntilRoom(sessions, limits.idleMs, time)
   const chargeOf = (account: Account): SessionCharge =>
     boundedCharge(account, {
       used: () => used,
@@ -161,18 +156,9 @@ export function createSessions(
         untilRoom(time),
       )
     }
-    const account: Account = { bytes: 0, closed: false }
-    const charge = chargeOf(account)
-    charge(SESSION_BYTES)
     const recreated = dropped.delete(id) ? 'expired' : null
-    let instance: SimulatorInstance
-    try {
-      // From the simulator's current scenario, at its initial state: it shares the scenario's orders.
-      instance = create(current(), charge)
-    } catch (error) {
-      charge(-account.bytes)
-      throw error
-    }
+    // From the simulator's current scenario, at its initial state: it shares the scenario's orders.
+    const { instance, account } = opened(chargeOf, (charge) => create(current(), charge))
     instance.recreatedUnannounced = recreated !== null
     moves++
     return { instance, account, created: time, lastUsed: time, recreated }
@@ -208,37 +194,58 @@ export function createSessions(
     close() {
       for (const { instance } of sessions.values()) instance.lifecycle.stop()
     },
-    live() {
-      const time = now()
-      const live: { id: string; instance: SimulatorInstance; created: number }[] = []
-      for (const [id, { instance, created, lastUsed }] of sessions)
-        if (time - lastUsed <= limits.idleMs) live.push({ id, instance, created })
-      return live
-    },
+    live: () => liveOf(sessions, now() - limits.idleMs),
     restore(id, created, build) {
-      checkId(id)
-      if (sessions.has(id)) throw new ValidationError(SESSION_HEADER, `Session ${quote(id)} is there twice.`)
-      if (sessions.size >= limits.maxSessions)
-        throw new ValidationError('sessions.max', `more sessions than the ${limits.maxSessions} sessions.max allows (--max-sessions).`)
-      const account: Account = { bytes: 0, closed: false }
-      const charge = chargeOf(account)
-      charge(SESSION_BYTES)
-      let instance: SimulatorInstance
-      try {
-        instance = build(charge)
-      } catch (error) {
-        charge(-account.bytes)
-        throw error
-      }
+      checkRestorable(sessions, id, limits.maxSessions)
+      const { instance, account } = opened(chargeOf, build)
       moves++
       sessions.set(id, { instance, account, created, lastUsed: now(), recreated: null })
     },
-    revision() {
-      let sum = moves
-      for (const entry of sessions.values()) sum += weigh(entry.instance)
-      return sum
-    },
+    revision: () => moves + weightOf(sessions, weigh),
   }
+}
+
+/** Seconds until the least recently used session goes idle, and so makes room. */
+function secondsUntilRoom(sessions: ReadonlyMap<string, SessionEntry>, idleMs: number, time: number): number {
+  const oldest = sessions.values().next().value
+  return oldest === undefined ? 1 : (oldest.lastUsed + idleMs - time) / 1000
+}
+
+/** Refuses a restored session with a bad id, one already there, or one past `sessions.max`. */
+function checkRestorable(sessions: ReadonlyMap<string, SessionEntry>, id: string, max: number): void {
+  checkId(id)
+  if (sessions.has(id)) throw new ValidationError(SESSION_HEADER, `Session ${quote(id)} is there twice.`)
+  if (sessions.size >= max) throw new ValidationError('sessions.max', `more sessions than the ${max} sessions.max allows (--max-sessions).`)
+}
+
+/** What the live sessions weigh together: one loop, no copy. */
+function weightOf(sessions: ReadonlyMap<string, SessionEntry>, weigh: (instance: SimulatorInstance) => number): number {
+  let sum = 0
+  for (const entry of sessions.values()) sum += weigh(entry.instance)
+  return sum
+}
+
+/** A new session's account, charged what any session holds, and its state made by `build`; a refused one holds nothing. */
+function opened(
+  chargeOf: (account: Account) => SessionCharge,
+  build: (charge: SessionCharge) => SimulatorInstance,
+): { instance: SimulatorInstance; account: Account } {
+  const account: Account = { bytes: 0, closed: false }
+  const charge = chargeOf(account)
+  charge(SESSION_BYTES)
+  try {
+    return { instance: build(charge), account }
+  } catch (error) {
+    charge(-account.bytes)
+    throw error
+  }
+}
+
+/** The sessions used since `since`, least recently used first. */
+function liveOf(sessions: ReadonlyMap<string, SessionEntry>, since: number): ReturnType<Sessions['live']> {
+  const live: ReturnType<Sessions['live']> = []
+  for (const [id, { instance, created, lastUsed }] of sessions) if (lastUsed >= since) live.push({ id, instance, created })
+  return live
 }
 
 function infoOf(id: string, entry: SessionEntry): SessionInfo {
