@@ -49,6 +49,10 @@ export function createSchedule() {
     },
     /** When the soonest falls due, or undefined when none is left. */
     soonest: () => queue[0]?.due,
+    /** When the order's transition was set, counted from the last `clear` (undefined: none is set), to compare with `sequence()`. */
+    seqOf: (id: Int64Key): number | undefined => byId.get(id)?.seq,
+    /** The count the next `set` takes: every transition set before now has a smaller one. */
+    sequence: (): number => seq,
     entries: (): readonly { id: Int64Key; due: number }[] => queue,
     clear() {
       queue = []
