@@ -4,10 +4,12 @@
 // see vitest's module runner, the global propagator can be set once per process, and the http patch would instrument
 // this file's simulator server too.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSimulatorApp } from '../src/server.js'
 import { ROOT } from './support/cli-process.js'
+import { readBlocks } from './support/doc-blocks.js'
 import { type Listening, listen } from './support/serve.js'
 
 const APP_DIR = join(ROOT, 'test/fixtures/otel-app')
@@ -103,4 +105,9 @@ describe('an app instrumented with OpenTelemetry (http + undici, W3C propagators
     expect(root.map(({ operation, status }) => ({ operation, status }))).toEqual([{ operation: 'listOrders', status: 200 }])
     expect(root[0]).not.toHaveProperty('sessionHeader')
   })
+})
+
+test('docs/ssr.md shows exactly the telemetry.mjs this test runs', () => {
+  const shown = readBlocks(ROOT, 'docs/ssr.md').filter((block) => block.code.startsWith('// telemetry.mjs'))
+  expect(shown.map((block) => block.code)).toEqual([readFileSync(join(APP_DIR, 'telemetry.mjs'), 'utf8')])
 })
