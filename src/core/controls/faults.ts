@@ -135,6 +135,44 @@ export function parseFault(input: unknown): FaultInput {
   return fault
 }
 
+const count = (min: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(min))
+
+/** Whether `parseFault` takes the fault's input as it was given (its status with its kind, times or probability...). */
+function takesInput({ id: _id, remaining: _remaining, ...input }: v.InferOutput<typeof FaultFields>): boolean {
+  try {
+    parseFault(input)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const FaultFields = v.strictObject({
+  ...FaultShape.entries,
+  // Canonical, as a fault keeps it: a safe integer or the decimal string of an int64.
+  orderId: v.optional(
+    v.union([
+      count(Number.MIN_SAFE_INTEGER),
+      v.pipe(
+        v.string(),
+        v.check((id) => parseInt64(id) === id, 'a canonical int64'),
+      ),
+    ]),
+  ),
+  id: count(1),
+  remaining: v.nullable(count(1)),
+})
+
+/** A fault as a snapshot lists it, from outside (a state file): one `parseFault` takes, with what is left of its `times`. */
+export const faultSnapshotSchema = v.pipe(
+  FaultFields,
+  v.check(takesInput, 'a fault must be one the simulator takes'),
+  v.check(
+    (fault) => (fault.remaining === null ? fault.times === undefined : fault.times !== undefined && fault.remaining <= fault.times),
+    'remaining goes with times, and is at most times',
+  ),
+) satisfies v.GenericSchema<unknown, Fault>
+
 /** The Error body of a `status` fault. */
 export function faultError(fault: Fault): ApiError {
   const status = fault.status ?? 500
@@ -148,6 +186,20 @@ export function createFaultList() {
   let faults: Fault[] = []
   let nextId = 1
   return {
+    /** The id the next fault gets: a snapshot keeps it, so that ids are never given twice. */
+    nextId: () => nextId,
+    /**
+     * Puts back the faults a snapshot listed (checked by `faultSnapshotSchema`), with their ids and what remains
+     * of them; a `RangeError`, changing nothing, when there are too many or an id is twice or not below `next`.
+     */
+    restore(list: readonly Fault[], next: number): void {
+      const ids = new Set(list.map((fault) => fault.id))
+      if (list.length > MAX_FAULTS) throw new RangeError(`At most ${MAX_FAULTS} faults, not ${list.length}.`)
+      if (!Number.isSafeInteger(next) || ids.size !== list.length || list.some((fault) => !(fault.id >= 1 && fault.id < next)))
+        throw new RangeError(`Each fault id is given once, between 1 and the next id (${next}).`)
+      faults = list.map((fault) => ({ ...fault }))
+      nextId = next
+    },
     add(input: FaultInput): Fault {
       if (faults.length >= MAX_FAULTS) {
         throw new ValidationError('faults', `At most ${MAX_FAULTS} faults can be active at once; remove some first (DELETE /__sim/faults).`)
