@@ -23,6 +23,10 @@ export interface RouteBook extends Pick<RouteTable, 'match'> {
   reset(routes: readonly Route[]): void
   /** Whether the route at `index` was recorded (added since the scenario's routes), not written in the scenario. */
   recorded(index: number): boolean
+  /** The routes recorded since the scenario's, as held, in order (what a snapshot keeps). No copy of a route is made. */
+  recordedRoutes(): readonly HeldRoute[]
+  /** Goes up with every route added and every reset; never on a read or a request. */
+  revision(): number
 }
 
 /**
@@ -61,6 +65,7 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
   let written = initial.length
   let table = createRouteTable(routes)
   let recorded = 0
+  let revision = 0
   return {
     list: () => routes,
     match: (method, path, query) => table.match(method, path, query),
@@ -77,6 +82,7 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
       recorded += bytes
       table.add(route, routes.length)
       routes = [...routes, route]
+      revision++
       return true
     },
     reset(next) {
@@ -85,7 +91,10 @@ export function createRouteBook(initial: readonly Route[], charge?: (bytes: numb
       routes = next
       written = next.length
       table = createRouteTable(routes)
+      revision++
     },
     recorded: (index) => index >= written,
+    recordedRoutes: () => routes.slice(written),
+    revision: () => revision,
   }
 }
