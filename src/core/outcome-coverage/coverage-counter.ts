@@ -1,4 +1,5 @@
-import type { OperationId } from '../operations/registry.js'
+import * as v from 'valibot'
+import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
 import type { JournalRecord } from '../state/journal.js'
 import { type DeprecatedOperation, type Outcome, outcomeId, SPEC_OUTCOMES } from './outcomes.js'
 
@@ -48,6 +49,54 @@ export function coverageOf(counts: ReadonlyMap<string, number>, provoked: Provok
   const exercised = outcomes.filter((outcome) => outcome.count > 0).length
   return { outcomes, exercised, total: outcomes.length, provoked, deprecated }
 }
+
+/** What a snapshot keeps of a state's counts: only those above 0. */
+export interface CoverageSnapshot {
+  /** Documented outcome id to its count. */
+  outcomes: Record<string, number>
+  provoked: ProvokedCount[]
+  /** Deprecated operation to its calls. */
+  deprecatedCalls: Record<string, number>
+}
+
+const CONTROLS = ['fault', 'latency', 'prefer', 'rate-limit'] as const satisfies readonly Control[]
+/** The most provoked entries a snapshot may hold: far more than operations times the statuses controls make. */
+const MAX_PROVOKED = 1000
+const count = (min: number, max = Number.MAX_SAFE_INTEGER) => v.pipe(v.number(), v.safeInteger(), v.minValue(min), v.maxValue(max))
+/** An object of exactly the known names (each optional), so that no other key (`__proto__`) is ever read. */
+const countsOf = (names: readonly string[]) =>
+  v.pipe(
+    v.strictObject(Object.fromEntries(names.map((name) => [name, v.exactOptional(count(1))]))),
+    // A name absent is left out (never undefined): each present one is a count.
+    v.transform((counts) => counts as Record<string, number>),
+  )
+
+const ProvokedShape = v.pipe(
+  v.strictObject({
+    id: v.pipe(v.string(), v.maxLength(200)),
+    operation: v.picklist(OPERATION_IDS),
+    status: count(0, 599),
+    // An Error code, or what a fault or a latency made of the answer (network, slow-body, aborted...).
+    code: v.nullable(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,63}$/))),
+    control: v.picklist(CONTROLS),
+    count: count(1),
+  }),
+  v.check(
+    ({ id, operation, status, code }) => id === outcomeId(operation, status, code) || id === outcomeId(operation, status, code, true),
+    'a provoked id names its operation, status and code',
+  ),
+)
+
+/** Counts from outside (a state file): documented outcomes and deprecated operations by name, provoked entries once each. */
+export const coverageSnapshotSchema = v.strictObject({
+  outcomes: countsOf(SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id)),
+  provoked: v.pipe(
+    v.array(ProvokedShape),
+    v.maxLength(MAX_PROVOKED),
+    v.check((entries) => new Set(entries.map(provokedKey)).size === entries.length, 'each provoked entry once'),
+  ),
+  deprecatedCalls: countsOf(SPEC_OUTCOMES.deprecated.map((entry) => entry.operation)),
+}) satisfies v.GenericSchema<unknown, CoverageSnapshot>
 
 /** A state's counts: they outlive resets and journal clears, until `clear`. */
 export type CoverageCounter = ReturnType<typeof createCoverageCounter>
@@ -146,5 +195,28 @@ export function createCoverageCounter() {
     },
     /** Moves on every count and clear: what a watcher compares. */
     revision: () => revision,
+    snapshot(): CoverageSnapshot {
+      const outcomes = [...slots.values()].flat().flatMap(({ outcome, count }) => (count === 0 ? [] : [[outcome.id, count] as const]))
+      return {
+        outcomes: Object.fromEntries(outcomes),
+        provoked: [...provoked.values()].map((entry) => ({ ...entry })),
+        deprecatedCalls: Object.fromEntries(calls),
+      }
+    },
+    /** Puts back counts a snapshot kept (checked by `coverageSnapshotSchema`): names it does not know refuse it whole. */
+    restore(snapshot: CoverageSnapshot): void {
+      const byId = new Map([...slots.values()].flat().map((slot) => [slot.outcome.id, slot]))
+      const counted = Object.entries(snapshot.outcomes).map(([id, value]) => [byId.get(id), value] as const)
+      const called = Object.entries(snapshot.deprecatedCalls)
+      if (counted.some(([slot]) => slot === undefined) || called.some(([operation]) => !DEPRECATED.has(operation)))
+        throw new RangeError('The coverage names an outcome or a deprecated operation the service does not document.')
+      for (const slot of byId.values()) slot.count = 0
+      for (const [slot, value] of counted) if (slot !== undefined) slot.count = value
+      provoked.clear()
+      for (const entry of snapshot.provoked) provoked.set(provokedKey(entry), { ...entry })
+      calls.clear()
+      for (const [operation, value] of called) calls.set(operation, value)
+      revision++
+    },
   }
 }
