@@ -28,6 +28,12 @@ export interface SimulatorInternals {
   sessionBytes(): number
   /** Whether a session with this id is live (listing them all would copy every journal). */
   hasSession(id: string): boolean
+  /**
+   * A number that moves whenever anything `sim.snapshot()` holds changes (orders, controls, clock,
+   * routes, coverage, sessions opened or gone; not the journal): what a saver polls. One loop over the
+   * sessions, no copy; it only ever grows.
+   */
+  stateRevision(): number
 }
 
 export interface Revision {

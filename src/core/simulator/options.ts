@@ -124,7 +124,7 @@ export function checkOptions(options: SimulatorOptions) {
   const rateLimit = options.rateLimit === undefined ? null : parseRateLimit(options.rateLimit)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   wholeNumber(bodyLimit, 'bodyLimit', `bodyLimit must be a whole number of bytes, got ${quote(bodyLimit)}.`)
-  for (const name of ['onError', 'fallbackFetch'] as const) {
+  for (const name of ['onError', 'fallbackFetch', 'onRestoreWarning'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new ValidationError(name, `${name} must be a function, got ${typeof options[name]}.`)
     }

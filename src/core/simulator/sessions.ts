@@ -70,7 +70,7 @@ export interface Sessions {
 export type SessionCharge = (bytes: number) => void
 
 /** Throws the `ValidationError` of a bad session id. */
-export function checkId(id: string): void {
+function checkId(id: string): void {
   if (!SESSION_ID.test(id)) {
     throw new ValidationError(SESSION_HEADER, `Invalid session id ${quote(id)}: use 1 to 128 letters, digits and . _ : - characters.`)
   }

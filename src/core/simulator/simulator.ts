@@ -8,12 +8,14 @@ import { mapValidation, ValidationError } from '../validation-error.js'
 import type { ProxySetup } from '../dispatch/request-context.js'
 import type { Platform, ScenarioFolder } from '../platform.js'
 import type { OrderRecord } from '../state/order-store.js'
+import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import { createInstanceFactory, type SimulatorInstance } from './instance.js'
 import { attachInternals } from './internals.js'
 import { checkOptions, checkSeed } from './options.js'
 import { fromBaggage } from './session-source.js'
 import { createSessions } from './sessions.js'
+import { createSnapshots, weigh } from './snapshot.js'
 import type { SimulatorCore, SimulatorOptions } from './types.js'
 import { createView, type FailValidation } from './view.js'
 
@@ -27,8 +29,11 @@ const failRequest = (error: ValidationError): never => {
   throw invalidRequest(error.message)
 }
 
-/** Told of a scenarios folder's problems (a file that stops loading, the folder gone): the operator's stderr. */
-const warnOfFolder = (line: string) => console.warn(`petstore-orders-simulator: ${line}`)
+/**
+ * The operator's stderr, told of a scenarios folder's problems (a file that stops loading, the folder
+ * gone) and, unless `onRestoreWarning` says otherwise, of a state a restore started afresh.
+ */
+const warnOperator = (line: string) => console.warn(`petstore-orders-simulator: ${line}`)
 
 /** Opens the `scenariosDir` option's folder with the platform's `openFolder` (a page has none: it cannot read a folder). */
 function openFolder(dir: unknown, { openFolder: open }: Platform, time: TimeSource): ScenarioFolder | undefined {
@@ -39,7 +44,7 @@ function openFolder(dir: unknown, { openFolder: open }: Platform, time: TimeSour
         throw new ValidationError('scenariosDir', `scenariosDir must be a folder's path, got ${quote(dir)}.`)
       if (open === undefined)
         throw new ValidationError('scenariosDir', 'scenariosDir needs Node.js: a page cannot read a folder. Pass scenario objects instead.')
-      return open(dir, warnOfFolder, { now: time.now })
+      return open(dir, warnOperator, { now: time.now })
     },
     (error) => failInProcess(error, 'create'),
   )
@@ -50,6 +55,18 @@ function proxyOf(options: SimulatorOptions, { proxy }: Platform): ProxySetup | n
   if (options.proxy === undefined) return null
   if (proxy === undefined) throw new ValidationError('proxy', "proxy works in Node.js only: in a page, the real key would be anyone's.")
   return proxy(options.proxy)
+}
+
+/** Runs the `restore` option's restore on a simulator just made: when it is refused, nothing half-made stays running. */
+function restoreInto(sim: SimulatorCore, restore: () => void): void {
+  try {
+    restore()
+  } catch (error) {
+    // Every timer of what was restored stops, the scenarios folder closes.
+    sim.close()
+    if (error instanceof ValidationError) failInProcess(error, 'create')
+    throw error
+  }
 }
 
 /**
@@ -69,14 +86,23 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
   const factory = createInstanceFactory(options, checked, platform, folder, time)
   let root: SimulatorInstance
   // Made first (it reads the root's scenario only when a session starts): the root's recordings share its bound.
-  const sessions = createSessions(checked, () => root.active, factory.create, time.now)
+  const sessions = createSessions(checked, () => root.active, factory.create, time.now, weigh)
+  let start: { scenario: CheckedScenario; source: string }
   try {
-    const { scenario, source } = factory.resolve(options.scenario ?? 'default')
-    root = factory.create(factory.activate(scenario, source, seed), undefined, sessions.chargeDefault)
+    start = factory.resolve(options.scenario ?? 'default')
+    root = factory.create(factory.activate(start.scenario, start.source, seed), undefined, sessions.chargeDefault)
   } catch (error) {
     folder?.close()
     throw error
   }
+  const snapshots = createSnapshots({
+    factory,
+    start: { ...start, given: options.scenario },
+    root: () => root,
+    sessions,
+    limits: checked,
+    now: time.now,
+  })
 
   // One reporter: the dispatcher's 500s and sim.fetch's replies Fetch could not build go to the same onError.
   const report = errorReporter(options.onError)
@@ -113,12 +139,14 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
+    snapshot: () => snapshots.take(),
     close() {
       factory.close()
       root.lifecycle.stop()
       sessions.close()
     },
   })
+  if (options.restore !== undefined) restoreInto(sim, () => snapshots.restore(options.restore, options.onRestoreWarning ?? warnOperator))
   const revision = (sessionId: string | null) => {
     const { store, journal, coverage } = sessionId === null ? root : sessions.get(sessionId)
     return { orders: store.version(), ...journal.revision(), coverage: coverage.revision() }
@@ -135,5 +163,6 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     folder,
     sessionBytes: () => sessions.bytes(),
     hasSession: (id: string) => sessions.has(id),
+    stateRevision: () => weigh(root) + sessions.revision(),
   })
 }

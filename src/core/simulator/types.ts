@@ -17,6 +17,7 @@ import type { ProviderStateChange } from '../pact/provider-states.js'
 import type { Fetch } from '../fetch/glossary.js'
 import type { TimeSource } from '../time-source.js'
 import type { ScenarioExport } from './scenario-export.js'
+import type { SimulatorSnapshot } from './snapshot-schema.js'
 
 export interface SimulatorOptions {
   /** A built-in scenario name, a path to a scenario file (Node.js only), or a scenario object. Default `"default"`. */
@@ -102,6 +103,17 @@ export interface SimulatorOptions {
    * that one, on top of this.
    */
   time?: TimeSource
+  /**
+   * Starts with the states of a snapshot `sim.snapshot()` returned, here or in another process (it
+   * survives `JSON.stringify`): the default state and each session, as they were. Sessions start a fresh
+   * idle period. A snapshot that cannot be taken back throws a `TypeError` saying why; nothing is made.
+   */
+  restore?: SimulatorSnapshot
+  /**
+   * Told, one line each, of a state `restore` started afresh because its scenario changed since the
+   * snapshot (an edited file, an upgrade). Default: `console.warn`.
+   */
+  onRestoreWarning?: (line: string) => void
 }
 
 /** The one-argument form of `reset`, shaped like the body of the admin API's reset. */
@@ -294,6 +306,15 @@ export interface SimulatorCore extends SimulatorView {
   session(id: string): SimulatorView
   sessions(): SessionInfo[]
   endSession(id: string): boolean
+  /**
+   * Every state (the default one and each session not idle past its time) as plain JSON data, which
+   * `createSimulator({ restore })` takes back, in this process or another: only what each state
+   * changed, and its scenario's name. Not the journal. Its fields are opaque except `version`.
+   * @example
+   * const saved = JSON.stringify(sim.snapshot())
+   * const again = createSimulator({ restore: JSON.parse(saved) })
+   */
+  snapshot(): SimulatorSnapshot
   /**
    * Stops every timer of the simulator and of its sessions (the lifecycle's
    * shipping). It still answers; orders then ship only when the clock is
