@@ -8,7 +8,7 @@ import { systemErrorCode } from '../../core/system-error-code.js'
 export type StateFs = Pick<typeof nodeFs, 'open' | 'rename' | 'rm' | 'stat' | 'readdir'>
 
 /** The version of the document this server writes and restores. */
-export const STATE_VERSION = 1
+const STATE_VERSION = 1
 
 /** What a state file read at start held. */
 export type StateRead =

@@ -17,6 +17,7 @@ import { lazyGeneration, withGenerator } from '../../core/scenario/order-generat
 import { nodePlatform } from '../../platform/node/node-platform.js'
 import { buildSimulator } from '../msw/build-simulator.js'
 import { requireMsw } from '../msw/require-msw.js'
+import { startWithStateFile } from './state-start.js'
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 
@@ -43,6 +44,16 @@ export interface SimulatorServerOptions extends SimulatorAppOptions {
    * scenario's name: the CLI says then what the recorded traffic showed. What it throws goes to `onError`.
    */
   onSaved?: (saved: { name: string }) => void
+  /**
+   * A file to keep every state in (the default one and each session's: orders, scenario, clock, latency,
+   * faults, rate limit, routes and recordings, outcome counts; not the journal). Restored before the server
+   * listens; written atomically within 5 s of a change and by `close()`. Its folder must exist and be
+   * writable. A file that cannot be restored is moved to `<path>.corrupt-<time>` and the start is fresh.
+   * Not with `simulator` or `restore`: the server restores into the simulator it makes.
+   */
+  stateFile?: string
+  /** Told each warning about `stateFile` as one line: a file set aside, a failed write. Default: stderr. */
+  onStateWarning?: (line: string) => void
 }
 
 export interface RunningSimulator {
@@ -57,6 +68,8 @@ export interface RunningSimulator {
    * `adminToken` option, or one made at start because `host` is not loopback.
    */
   adminToken: string | null
+  /** With `stateFile`: how many sessions the file gave back (the default state aside); null when nothing was restored. */
+  restoredSessions: number | null
   /** Stops accepting connections, closes those still sending headers, lets requests in flight finish, then resolves. */
   close(): Promise<void>
 }
@@ -109,6 +122,10 @@ function tellingSaves(listener: RequestListener, onSaved: SimulatorServerOptions
 
 /** Starts the standalone simulator and resolves once it listens. */
 export function startSimulatorServer(options: SimulatorServerOptions = {}): Promise<RunningSimulator> {
+  return options.stateFile === undefined ? start(options) : startWithStateFile(options, start)
+}
+
+function start(options: SimulatorServerOptions): Promise<RunningSimulator> {
   const generation = lazyGeneration(async () => (await import('../../core/scenario/generate-orders.js')).generateOrders)
   // Faker's code is loaded only for a scenario that generates orders not made ahead of time: then the start is tried again.
   return withGenerator(generation, () => listen(options, nodePlatform(generation)))
@@ -158,6 +175,7 @@ function listen(options: SimulatorServerOptions, platform: Platform): Promise<Ru
         port,
         url: `http://${hostInUrl}:${port}${basePath.replace(/\/+$/, '')}`,
         adminToken,
+        restoredSessions: null,
         close: () =>
           new Promise<void>((done, fail) => {
             // A keep-alive connection would hold close() open once its request in
