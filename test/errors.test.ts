@@ -67,6 +67,8 @@ test('a handler that throws answers 500 internal_error with an Error body and no
     version: () => 0,
     replaceAll: () => Promise.resolve(),
     owned: () => 0,
+    ownRecords: () => ({ records: [], nextPosition: 0 }),
+    restoreOwn: () => undefined,
     all: () => {
       throw broken
     },
