@@ -153,6 +153,9 @@ async function main(): Promise<void> {
     options.proxy === undefined
       ? ''
       : `, forwarding the rest to ${options.proxy.target}${options.proxy.record === true ? ', recording' : ''}`
+  // Said even for none: the file was read and its default state restored.
+  if (running.restoredSessions !== null && options.stateFile !== undefined)
+    log(`restored ${running.restoredSessions} session${running.restoredSessions === 1 ? '' : 's'} from ${options.stateFile}`)
   process.stdout.write(
     `Petstore simulator ready at ${running.url} (scenario: ${scenario}${startRead === undefined ? '' : `, ${startRead.origin}`}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
   )

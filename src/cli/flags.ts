@@ -5,6 +5,7 @@ import { checkReachablePath } from '../core/simulator/options.js'
 import { DEFAULT_JOURNAL_SIZE } from '../core/state/journal.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../transports/standalone/start-server.js'
 import * as to from './flag-values.js'
+import { CliUsageError } from './usage-error.js'
 
 export interface Flag {
   name: string
@@ -19,6 +20,16 @@ export interface Flag {
    * without it, the value as given. `never`: each takes what its flag gives, text or a boolean.
    */
   read?: (value: never, label: string) => unknown
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is refused.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/** --state-file: a path printed in messages, so without controls; an empty variable is none (`-e PETSTORE_SIM_STATE_FILE=`). */
+function stateFile(path: string, label: string): string | undefined {
+  if (path === '' && label !== '--state-file') return undefined
+  if (path === '' || CONTROL.test(path)) throw new CliUsageError(`${label} must be the path of a file, with no control characters in it.`)
+  return path
 }
 
 /** Every flag, in the order --help lists them. Each can also come from its environment variable. */
@@ -161,6 +172,17 @@ export const FLAGS: readonly Flag[] = [
     read: to.whole(1_000_000),
     value: '<n>',
     help: `How many recent requests GET /__sim/requests keeps. Default ${DEFAULT_JOURNAL_SIZE}.`,
+  },
+  {
+    name: 'state-file',
+    env: 'PETSTORE_SIM_STATE_FILE',
+    option: 'stateFile',
+    read: stateFile,
+    value: '<path>',
+    help:
+      'Keep every state (the default one and each session; not the journal) in this file: written within 5 s of a change ' +
+      'and on SIGTERM/SIGINT, restored at start. Its folder must exist and be writable; a file that cannot be restored is ' +
+      'moved to <path>.corrupt-<time> and the start is fresh. Default none.',
   },
   {
     name: 'proxy',
