@@ -31,7 +31,9 @@ LABEL org.opencontainers.image.title="petstore-orders-simulator" \
       org.opencontainers.image.licenses="MIT"
 COPY --from=build /opt/petstore-sim /opt/petstore-sim
 # The scenarios folder: a volume mounted here replaces it. Group 0 may write, for an arbitrary UID (OpenShift).
-RUN mkdir -m 0775 /scenarios && chown 1000:0 /scenarios
+# /data is for the state file (docs/container.md): -v sim-state:/data -e PETSTORE_SIM_STATE_FILE=/data/state.json.
+# A named volume takes the folder's owner, so it is writable by UID 1000 and group 0 as /scenarios is.
+RUN mkdir -m 0775 /scenarios /data && chown 1000:0 /scenarios /data
 ENV NODE_ENV=production \
     PETSTORE_SIM_HOST=0.0.0.0 \
     PETSTORE_SIM_PORT=4010 \
