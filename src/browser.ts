@@ -97,6 +97,7 @@ export async function mountDevtools(sim: SimulatorCore, options?: DevtoolsOption
 
 export type { Simulator } from './transports/msw/build-simulator.js'
 export type { SimulatorOptions } from './core/simulator/types.js'
+export type { SimulatorSnapshot } from './core/simulator/snapshot-schema.js'
 export { ErrorCode } from './core/error-codes.js'
 export { BUILTIN_SCENARIOS } from './core/scenario/builtin-scenarios.js'
 export type { ErrorBody, Order, OrderStatus } from './core/glossary.js'
