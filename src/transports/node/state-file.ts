@@ -61,8 +61,10 @@ export async function checkStateFolder(path: string, fs: StateFs = nodeFs): Prom
     if (systemErrorCode(error) !== 'ENOENT') throw refuse(path, `cannot be read (${codeOf(error)})`)
   }
   if (stats !== undefined && !stats.isFile()) throw refuse(path, 'it is a folder or a special file; name a file in a folder')
-  const probe = `${temp(process.pid)}.probe`
+  // The probe is named as our temp file: should the process die before it is removed, the next start removes it.
+  const probe = temp(process.pid)
   try {
+    await fs.rm(probe, { force: true })
     await (await fs.open(probe, 'wx', 0o600)).close()
     await fs.rm(probe, { force: true })
   } catch (error) {
