@@ -134,14 +134,16 @@ test('oversize and out-of-range numbers, bad ids of orders', async () => {
     [(s) => (session(s, 1).orders = { ...session(s, 1).orders, nextPosition: huge }), /^states\[1\]\.orders\.nextPosition /],
     [(s) => (record(s).quantity = 2 ** 60), /^states\[1\]\.orders\.records\[0\]\.quantity /],
     [(s) => (record(s).position = -1), /^states\[1\]\.orders\.records\[0\]\.position /],
-    [(s) => (record(s).id = '01'), /^states\[1\]\.orders\.records\[0\]\.id /],
-    [(s) => (record(s).id = '9223372036854775808'), /^states\[1\]\.orders\.records\[0\]\.id /],
+    [(s) => (record(s).id = '01'), /^states\[1\]\.orders\.records\[0\]\.id\b/],
+    [(s) => (record(s).id = '9223372036854775808'), /^states\[1\]\.orders\.records\[0\]\.id\b/],
     [(s) => (record(s).status = 'lost'), /^states\[1\]\.orders\.records\[0\]\.status /],
-    [(s) => ((session(s, 1).scenario as { seed: unknown }).seed = 1.5), /^states\[1\]\.scenario/],
+    [(s) => ((session(s, 1).scenario as { seed: unknown }).seed = 1.5), /^states\[1\]\.scenario\.seed is not a whole number, got 1\.5\.$/],
     [(s) => (session(s, 1).created = 'yesterday'), /^states\[1\]\.created /],
     [(s) => (s.savedAt = huge), /^savedAt /],
   ]
   for (const [change, expected] of cases) expect(refusal(await edited(change))).toMatch(expected)
+  const missing = await edited((s) => delete (session(s, 1).controls as { faults?: unknown }).faults)
+  expect(refusal(missing)).toBe('states[1].controls.faults is missing.')
   // A record that passes the schema but not the state: a removed order the scenario never had.
   const misfit = await edited((s) => Object.assign(record(s), { id: '777', position: 1 }))
   expect(refusal(misfit)).toMatch(/^session "a": /)

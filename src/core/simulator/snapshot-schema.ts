@@ -103,20 +103,34 @@ const keyText = (key: unknown) => (typeof key === 'string' && /^[A-Za-z_$][\w$]{
 /** A value as a message shows it: short, on one line (an array by its length: its items may be a million). */
 const shown = (input: unknown) => (Array.isArray(input) ? `an array of ${input.length} items` : quote(input))
 
+/** Of a union's issues (a scenario by name or embedded), the one about a value given rather than a field left out, its path whole. */
+function innermost(issue: v.BaseIssue<unknown>): { issue: v.BaseIssue<unknown>; path: v.IssuePathItem[] } {
+  const inner = issue.issues?.find((each) => each.input !== undefined && each.expected !== 'never')
+  if (inner === undefined) return { issue, path: issue.path ?? [] }
+  // A union's issues carry their path from the union on.
+  const found = innermost(inner)
+  return { issue: found.issue, path: [...(issue.path ?? []), ...found.path] }
+}
+
+/** Why a value is refused, as said after its field: valibot's own messages repeat the input unbounded, so only what it expected is kept. */
+function reason(issue: v.BaseIssue<unknown>): string {
+  const { message, expected, type } = issue
+  if (message.startsWith('Invalid ')) return expected === null ? ` is not valid (${type.replace(/_/g, ' ')})` : ` must be ${expected}`
+  if (/^(?:is|holds|has|must)\b/.test(message)) return ` ${message}`
+  return /\bmust\b/.test(message) ? `: ${message}` : ` must be ${message}`
+}
+
 /** One line naming the field at fault and why, whatever the input held (control characters, a huge string). */
-function issueLine(issue: v.BaseIssue<unknown>): string {
+function issueLine(outer: v.BaseIssue<unknown>): string {
+  const { issue, path } = innermost(outer)
   let at = ''
-  for (const item of issue.path ?? []) at += typeof item.key === 'number' ? `[${item.key}]` : keyText(item.key)
+  for (const item of path) at += typeof item.key === 'number' ? `[${item.key}]` : keyText(item.key)
   const field = at.replace(/^\./, '') || 'the snapshot'
   if (issue.expected === 'never') return `${field} is not a field of a snapshot`
-  // valibot's own messages ("Invalid type: Expected … but received …") repeat the input unbounded: only what it expected is kept.
-  const own = issue.message.startsWith('Invalid ')
-  const why = own
-    ? issue.expected === null
-      ? `is not valid (${issue.type.replace(/_/g, ' ')})`
-      : `must be ${issue.expected}`
-    : issue.message
-  return `${field} ${why.replace(/\p{Cc}/gu, ' ').slice(0, 200)}, got ${shown(issue.input)}`
+  if (issue.input === undefined && issue.kind === 'schema' && /^"/.test(issue.expected ?? '')) return `${field} is missing`
+  return `${field}${reason(issue)
+    .replace(/\p{Cc}/gu, ' ')
+    .slice(0, 200)}, got ${shown(issue.input)}`
 }
 
 const refuse = (why: string): never => {
