@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { type CliCommand, parseCommandLine } from '../src/cli/cli-options.js'
 import { CliUsageError } from '../src/cli/usage-error.js'
+import { createSimulator } from '../src/index.js'
+import { startSimulatorServer } from '../src/server.js'
 import { CLI, type CliRun, type ReadyCli, useProcesses, whenReady } from './support/cli-process.js'
 import { KEY } from './support/harness.js'
 
@@ -192,5 +194,41 @@ describe('the flag and its variable', () => {
       cli(['--port', '0', '--state-file', path], { PETSTORE_SIM_STATE_FILE: join(root, 'missing', 'state.json') }),
     )
     expect(server.stderr()).toBe('')
+  })
+})
+
+describe('startSimulatorServer({ stateFile }) in process', () => {
+  test.each([[''], ['a\u0000b.json'], ['line\nbreak.json']])('refuses the path %j in one line', async (stateFile) => {
+    await expect(startSimulatorServer({ port: 0, stateFile })).rejects.toThrow(
+      /^Failed to start the simulator: --state-file must be a path of a file, without control characters\.$/,
+    )
+  })
+
+  test('refuses a simulator of the caller’s: the file restores into one the server makes', async () => {
+    const simulator = createSimulator()
+    onTestFinished(() => simulator.close())
+    await expect(startSimulatorServer({ port: 0, simulator, stateFile: join(folder(), 'state.json') })).rejects.toThrow(
+      /^Failed to start the simulator: stateFile restores into a simulator the server makes; give it without simulator\.$/,
+    )
+  })
+
+  test('close() writes what changed; the next start restores it and says how many sessions came back', async () => {
+    const path = join(folder(), 'state.json')
+    const warnings: string[] = []
+    const first = await startSimulatorServer({
+      port: 0,
+      scenario: 'pending',
+      stateFile: path,
+      onStateWarning: (line) => warnings.push(line),
+    })
+    expect(first.restoredSessions).toBeNull()
+    await first.sim.session('in-process').removeOrder(1)
+    await first.close()
+    const second = await startSimulatorServer({ port: 0, scenario: 'pending', stateFile: path })
+    onTestFinished(() => second.close())
+    expect(second.restoredSessions).toBe(1)
+    expect(second.sim.session('in-process').order(1)).toBeUndefined()
+    expect(second.sim.order(1)).toBeDefined()
+    expect(warnings).toEqual([])
   })
 })
