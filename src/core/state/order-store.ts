@@ -193,7 +193,6 @@ function overlayOf(base: BaseOrders<OrderRecord>, records: readonly OwnOrderReco
       if (inBase !== position) refuse(`order ${id} stands at ${position}, where the base holds another order`)
     } else {
       if (record.removed) refuse(`order ${id} is removed but the base does not hold it`)
-      if (inBase !== undefined) refuse(`order ${id} is added but the base holds it`)
       if (added.has(position)) refuse(`two added orders stand at ${position}`)
       added.add(position)
     }
