@@ -1,10 +1,10 @@
 import { quote } from '../quote-value.js'
 import type { SimRequest } from '../reply.js'
+import type { SessionHeader } from '../state/journal.js'
 import { ValidationError } from '../validation-error.js'
-import { SESSION_HEADER, SESSION_ID } from './sessions.js'
+import { SESSION_HEADER, SESSION_ID } from './session-id.js'
 
-/** The header that named a request's session: X-Sim-Session, or the `sim-session` member of W3C Baggage. */
-export type SessionHeader = typeof SESSION_HEADER | 'baggage'
+export type { SessionHeader }
 
 /** A session a request names, and which header named it; its id is not checked yet. */
 export interface NamedSession {

@@ -4,12 +4,11 @@ import { quote } from '../quote-value.js'
 import { ValidationError } from '../validation-error.js'
 import type { ActiveScenario, SimulatorInstance } from './instance.js'
 import { type CheckedOptions, SESSION_BYTES } from './options.js'
+import { SESSION_HEADER, SESSION_ID } from './session-id.js'
 import type { SessionInfo } from './types.js'
 
-/** The header that gives a caller its own copy of the state. */
-export const SESSION_HEADER = 'X-Sim-Session'
-/** What a session id may be, wherever it is named. */
-export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
+export { SESSION_HEADER, SESSION_ID }
+
 /** How many dropped session ids are remembered, to tell a recreated session from a new one. */
 const MAX_DROPPED_SESSIONS = 1000
 

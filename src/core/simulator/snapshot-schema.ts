@@ -9,7 +9,7 @@ import { isDateTime } from '../scenario/date-time.js'
 import { MAX_SCENARIO_FILE_BYTES } from '../scenario/scenario-file.js'
 import { OWN_ORDER_BYTES, type OwnOrderRecord, ownOrderRecordSchema } from '../state/order-store.js'
 import { ValidationError } from '../validation-error.js'
-import { SESSION_ID } from './sessions.js'
+import { SESSION_ID } from './session-id.js'
 
 /** The format `sim.snapshot()` writes and `restore` reads; a document of another version is refused whole. */
 export const SNAPSHOT_VERSION = 1

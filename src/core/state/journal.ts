@@ -5,7 +5,9 @@ import type { InteractionFacts } from '../pact/build-pact.js'
 import { createInteractionLedger } from '../pact/interaction-ledger.js'
 import type { Given } from '../pact/provider-states.js'
 import type { Fault } from '../controls/faults.js'
-import type { SessionHeader } from '../simulator/session-source.js'
+
+/** Which header named a request's session: `X-Sim-Session`, or a `sim-session` member of W3C `baggage`. */
+export type SessionHeader = 'X-Sim-Session' | 'baggage'
 
 /** One request the simulator answered. */
 export interface JournalEntry {

@@ -7,7 +7,7 @@ import type { SimulatorSnapshot } from '../../core/simulator/snapshot-schema.js'
 import { mapValidation } from '../../core/validation-error.js'
 import { checkStateFolder, checkStatePath, readStateFile, removeLeftoverTemps, setAside } from '../node/state-file.js'
 import { createStateSaver } from '../node/state-saver.js'
-import type { RunningSimulator, SimulatorServerOptions } from './start-server.js'
+import type { RunningSimulator, SimulatorServerOptions } from './server-options.js'
 
 /** Room in the file beyond what the sessions may hold: each state's fixed part (options, clock, counts). */
 const FILE_SLACK_BYTES = 1024 * 1024
