@@ -10,6 +10,7 @@ export type { Fault, FaultInput } from './core/controls/faults.js'
 export type { LatencySettings } from './core/controls/latency.js'
 export type { RateLimit } from './core/controls/rate-limit.js'
 export type { JournalEntry } from './core/state/journal.js'
+export type { SimulatorSnapshot } from './core/simulator/snapshot-schema.js'
 
 // The wire contract and its error codes.
 export { ErrorCode } from './core/error-codes.js'
