@@ -7,7 +7,7 @@ import { type CheckedOptions, SESSION_BYTES } from './options.js'
 import { SESSION_HEADER, SESSION_ID } from './session-id.js'
 import type { SessionInfo } from './types.js'
 
-export { SESSION_HEADER, SESSION_ID }
+export { SESSION_HEADER }
 
 /** How many dropped session ids are remembered, to tell a recreated session from a new one. */
 const MAX_DROPPED_SESSIONS = 1000
