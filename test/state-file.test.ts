@@ -197,6 +197,33 @@ describe('the flag and its variable', () => {
   })
 })
 
+test('a start that died restoring the file (its mark left) sets the file aside instead of dying again', async () => {
+  const dir = folder()
+  const path = join(dir, 'state.json')
+  writeFileSync(path, '{"version":1}')
+  writeFileSync(join(dir, '.state.json.restoring'), '')
+  const server = await serve(path)
+  expect(lines(server.stderr())).toEqual([
+    expect.stringMatching(/^Warning: --state-file \S+ not restored \(a start died while restoring it\); starting fresh; moved to \S+\.corrupt-/),
+  ])
+  expect(readdirSync(dir).filter((name) => !name.startsWith('state.json.corrupt-'))).toEqual(['.state.json.lock'])
+  expect(server.stdout()).toContain(`state file ${path}: nothing to restore; every state is saved there from now on`)
+})
+
+test('a second server on the same file is refused: it would overwrite the first one’s sessions', async () => {
+  const path = join(folder(), 'state.json')
+  const first = await serve(path)
+  const second = cli(['--port', '0', '--state-file', path])
+  expect(await second.exited).toBe(1)
+  expect(lines(second.stderr())).toEqual([
+    `Failed to start the simulator: --state-file ${path}: another server (process ${first.child.pid}) uses this file; give each server its own`,
+  ])
+  expect(await stop(first, 'SIGTERM')).toBe(0)
+  // The first one's stop freed the file: the next start takes it.
+  const third = await serve(path)
+  expect(third.stdout()).toContain(`restored 0 sessions from ${path}`)
+})
+
 describe('startSimulatorServer({ stateFile }) in process', () => {
   test.each([[''], ['a\u0000b.json'], ['line\nbreak.json']])('refuses the path %j in one line', async (stateFile) => {
     await expect(startSimulatorServer({ port: 0, stateFile })).rejects.toThrow(

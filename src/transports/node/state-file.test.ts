@@ -1,15 +1,20 @@
 import * as fs from 'node:fs/promises'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import {
   checkStateFolder,
   checkStatePath,
+  lockState,
+  markRestoring,
   readStateFile,
   removeLeftoverTemps,
   setAside,
   type StateFs,
+  stateFileBound,
+  unlockState,
+  unmarkRestoring,
   writeStateFile,
 } from './state-file.js'
 
@@ -83,7 +88,7 @@ describe('reading the file at start', () => {
     ['junk', 'not UTF-8 JSON'],
     ['\u001b[2J{"version":1', 'not UTF-8 JSON'],
     [Buffer.from([0x7b, 0xff, 0x7d]), 'not UTF-8 JSON'],
-    ['', 'not UTF-8 JSON'],
+    ['', 'empty'],
     ['[1]', 'not a state file: no "version"'],
     ['null', 'not a state file: no "version"'],
     ['{"__proto__":{"version":1}}', 'not a state file: no "version"'],
@@ -148,4 +153,48 @@ describe('writing', () => {
     expect(readFileSync(path, 'utf8')).toBe('good')
     expect(readdirSync(dir)).toEqual(['state.json'])
   })
+})
+
+describe('one server to a file', () => {
+  const lockOf = (dir: string) => join(dir, '.state.json.lock')
+  test('a second server of this machine whose holder runs is refused, naming it', async () => {
+    const path = join(await folder(), 'state.json')
+    writeFileSync(lockOf(join(path, '..')), `${hostname()} 4242\n`)
+    await expect(lockState(path, fs, () => true)).rejects.toThrow(
+      `Failed to start the simulator: --state-file ${path}: another server (process 4242) uses this file; give each server its own`,
+    )
+    expect(readFileSync(lockOf(join(path, '..')), 'utf8')).toBe(`${hostname()} 4242\n`)
+  })
+
+  test.each([
+    ['whose process is gone', `${hostname()} 4242\n`, false],
+    ['of this very pid (a container restarted)', `${hostname()} ${process.pid}\n`, true],
+    ['that is not one of ours', 'junk', true],
+    ['of another machine', `elsewhere.example 4242\n`, true],
+  ])('a lock %s is taken over, and unlock frees it', async (_, held, alive) => {
+    const dir = await folder()
+    const path = join(dir, 'state.json')
+    writeFileSync(lockOf(dir), held)
+    await lockState(path, fs, () => alive)
+    expect(readFileSync(lockOf(dir), 'utf8')).toBe(`${hostname()} ${process.pid}\n`)
+    await unlockState(path)
+    expect(readdirSync(dir)).toEqual([])
+  })
+})
+
+test('a restore that died leaves its mark, which the next start sees once', async () => {
+  const dir = await folder()
+  const path = join(dir, 'state.json')
+  expect(await markRestoring(path)).toBe(false)
+  expect(await markRestoring(path)).toBe(true)
+  await unmarkRestoring(path)
+  expect(readdirSync(dir)).toEqual([])
+})
+
+test('an empty file says so; the bound a start reads is what a save may write, recordings in base64 included', async () => {
+  const path = join(await folder(), 'state.json')
+  writeFileSync(path, '')
+  expect(await readStateFile(path, 1000)).toEqual({ kind: 'unusable', why: 'empty' })
+  const mib = 1024 * 1024
+  expect(stateFileBound(256 * mib)).toBeGreaterThan((256 * mib * 4) / 3 + 200_000 * 300)
 })

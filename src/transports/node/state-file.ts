@@ -1,6 +1,7 @@
 // The state file (`--state-file`) on disk: the folder checked at start, a file read with a bound and set
 // aside when it cannot be restored, and each save written atomically (temp file, fsync, rename).
 import * as nodeFs from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { systemErrorCode } from '../../core/system-error-code.js'
 
@@ -9,6 +10,23 @@ export type StateFs = Pick<typeof nodeFs, 'open' | 'rename' | 'rm' | 'stat' | 'r
 
 /** The version of the document this server writes and restores. */
 const STATE_VERSION = 1
+
+/** The most own orders one state's snapshot holds (changed, removed and added: twice a scenario's bound). */
+const MAX_STATE_ORDERS = 200_000
+/** The most one own order takes in the file: an int64 id and pet id, a date, the fields' names. */
+const ORDER_JSON_BYTES = 320
+/** Room for each state's fixed part (options, clock, counts) and the document's own. */
+const FILE_SLACK_BYTES = 1024 * 1024
+
+/**
+ * The largest state file a start reads, and so the largest a save writes: what the sessions may hold
+ * (--max-session-memory) with recorded bodies in base64 (4/3), the default state's own orders (not
+ * charged to the sessions) and some room. One bound for both sides, so a server never writes a file
+ * it would set aside.
+ */
+export function stateFileBound(maxSessionBytes: number): number {
+  return Math.ceil((maxSessionBytes * 4) / 3) + MAX_STATE_ORDERS * ORDER_JSON_BYTES + FILE_SLACK_BYTES
+}
 
 /** What a state file read at start held. */
 export type StateRead =
@@ -20,7 +38,13 @@ export type StateRead =
 function pathsOf(path: string) {
   const dir = dirname(path)
   const base = basename(path)
-  return { dir, base, temp: (pid: number) => join(dir, `.${base}.${pid}.tmp`) }
+  return {
+    dir,
+    base,
+    temp: (pid: number) => join(dir, `.${base}.${pid}.tmp`),
+    restoring: join(dir, `.${base}.restoring`),
+    lock: join(dir, `.${base}.lock`),
+  }
 }
 
 const codeOf = (error: unknown) => systemErrorCode(error) ?? (error instanceof Error ? error.message : String(error))
@@ -118,9 +142,12 @@ export async function readStateFile(path: string, maxBytes: number, fs: StateFs 
   return parseStateText(bytes)
 }
 
-const tooLarge = (maxBytes: number) => `over ${maxBytes} bytes, more than the sessions may hold (--max-session-memory) plus 1 MiB`
+const MIB = 1024 * 1024
+const sizeText = (bytes: number) => (bytes < MIB ? `${bytes} bytes` : `${(bytes / MIB).toFixed(1)} MiB`)
+const tooLarge = (maxBytes: number) => `over ${sizeText(maxBytes)}, more than a save of this server writes (--max-session-memory)`
 
 function parseStateText(bytes: Uint8Array): StateRead {
+  if (bytes.length === 0) return { kind: 'unusable', why: 'empty' }
   let document: unknown
   try {
     document = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
@@ -136,6 +163,87 @@ function parseStateText(bytes: Uint8Array): StateRead {
     return { kind: 'unusable', why: `version ${shown}, this server reads version ${STATE_VERSION}` }
   }
   return { kind: 'found', document: document as { version: typeof STATE_VERSION } & Record<string, unknown> }
+}
+
+/** Whether a process of this machine runs: signal 0 checks without sending (EPERM: it runs, as another user). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return systemErrorCode(error) === 'EPERM'
+  }
+}
+
+/** Who holds a lock: `<host> <pid>`, as lockState writes it; undefined when it cannot be read as that. */
+async function holderOf(lock: string, fs: StateFs): Promise<{ host: string; pid: number } | undefined> {
+  try {
+    const handle = await fs.open(lock, 'r')
+    try {
+      const bytes = new Uint8Array(512)
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0)
+      const [host, pid] = new TextDecoder().decode(bytes.subarray(0, bytesRead)).trim().split(' ')
+      return host !== undefined && /^\d{1,10}$/.test(pid ?? '') ? { host, pid: Number(pid) } : undefined
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Takes the file for this server (`.<base>.lock`, holding `<host> <pid>`): a second server of this
+ * machine on the same file would overwrite the first one's sessions at each save, so it is refused. A
+ * lock whose process is gone (killed) is taken over, as is one of this very pid (a container's PID 1
+ * restarted). Servers of other machines sharing a volume cannot be told apart: docs say never to.
+ */
+export async function lockState(path: string, fs: StateFs = nodeFs, alive: (pid: number) => boolean = running): Promise<void> {
+  const { lock } = pathsOf(path)
+  const self = { host: hostname(), pid: process.pid }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const handle = await fs.open(lock, 'wx', 0o600)
+      try {
+        await handle.writeFile(`${self.host} ${self.pid}\n`)
+      } finally {
+        await handle.close()
+      }
+      return
+    } catch (error) {
+      if (systemErrorCode(error) !== 'EEXIST') throw refuse(path, `its lock ${lock} cannot be made (${codeOf(error)})`)
+    }
+    const holder = await holderOf(lock, fs)
+    if (holder !== undefined && holder.host === self.host && holder.pid !== self.pid && alive(holder.pid))
+      throw refuse(path, `another server (process ${holder.pid}) uses this file; give each server its own`)
+    await fs.rm(lock, { force: true })
+  }
+  throw refuse(path, `its lock ${lock} keeps coming back; is another server starting on this file?`)
+}
+
+/** The server stopped: the file is free for the next. */
+export async function unlockState(path: string, fs: StateFs = nodeFs): Promise<void> {
+  await fs.rm(pathsOf(path).lock, { force: true })
+}
+
+/**
+ * A mark beside the file while a start restores it (`.<base>.restoring`): a start that dies on the file
+ * (a hostile one that exhausts memory) leaves it, and the next start sets the file aside instead of
+ * dying again. Resolves with whether an earlier start left one.
+ */
+export async function markRestoring(path: string, fs: StateFs = nodeFs): Promise<boolean> {
+  const { restoring } = pathsOf(path)
+  const left = await fs.stat(restoring).then(
+    () => true,
+    () => false,
+  )
+  if (!left) await (await fs.open(restoring, 'wx', 0o600)).close()
+  return left
+}
+
+/** The restore ended, well or not, in this process: the mark goes. */
+export async function unmarkRestoring(path: string, fs: StateFs = nodeFs): Promise<void> {
+  await fs.rm(pathsOf(path).restoring, { force: true })
 }
 
 /**
