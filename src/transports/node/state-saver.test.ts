@@ -21,12 +21,14 @@ const fullDisk: StateFs = {
 }
 
 /** A saver over a state whose revision the test moves, on a clock the test sets; polls only when told. */
-async function saverIn(fileSystem: StateFs = fs) {
+async function saverIn(fileSystem: StateFs = fs, maxBytes = 1_000_000) {
   const dir = await fs.mkdtemp(join(root, 'saver-'))
   const path = join(dir, 'state.json')
   const state = { revision: 0, time: 0, snapshots: 0 }
   const lines: string[] = []
   const saver = createStateSaver({
+    maxBytes,
+    hasFile: true,
     path,
     snapshot: () => ({ version: 1, revision: state.revision, made: ++state.snapshots }),
     revision: () => state.revision,
@@ -124,4 +126,27 @@ test('one write at a time: a poll while a write is in flight starts none', async
   await flushed
   expect(onDisk().revision).toBe(2)
   expect(state.snapshots).toBe(2)
+})
+
+test('a state larger than a start reads back is not written: said once, the last good file kept', async () => {
+  const { path, state, lines, saver, onDisk } = await saverIn(fs, 40)
+  state.revision = 1
+  expect(await saver.flush()).toBe(true)
+  state.revision = 1_000_000_000_000
+  expect(await saver.flush()).toBe(false)
+  expect(onDisk().revision).toBe(1)
+  expect(lines).toEqual([`Failed to write the state file ${path}: the state is 47 bytes, over the 40 a start reads back; the last good file is kept`])
+})
+
+test('flush({ always }) writes though nothing moved (sessions gone idle move no counter); a failure resolves false', async () => {
+  let full = false
+  const sometimesFull: StateFs = {
+    ...fs,
+    open: ((...args: Parameters<typeof fs.open>) => (full ? fullDisk : fs).open(...args)) as typeof fs.open,
+  }
+  const { state, saver } = await saverIn(sometimesFull)
+  await saver.flush({ always: true })
+  expect(state.snapshots).toBe(1)
+  full = true
+  expect(await saver.flush({ always: true })).toBe(false)
 })

@@ -9,6 +9,10 @@ const GAP_MS = 2000
 
 export interface StateSaverOptions {
   path: string
+  /** The largest file a start reads back (`stateFileBound`): a larger state is not written, and the last good file stays. */
+  maxBytes: number
+  /** Whether a good file is there already (restored, or set aside: then not): what a failed write says it keeps. */
+  hasFile: boolean
   /** The document to write, made at once (synchronously), JSON-safe. */
   snapshot: () => unknown
   /** A number that moves whenever what `snapshot` returns would change. */
@@ -22,8 +26,8 @@ export interface StateSaverOptions {
 }
 
 export interface StateSaver {
-  /** Writes now when the state changed since the last write (after one in progress ends). */
-  flush(): Promise<void>
+  /** Writes now when the state changed since the last write, or `always` (after one in progress ends). */
+  flush(options?: { always?: boolean }): Promise<boolean>
   /** What the timer calls: a write when the state changed and GAP_MS passed since the last write began. */
   poll(): Promise<void>
   /** Stops the timer; `flush` still writes. */
@@ -39,14 +43,16 @@ const unrefInterval = (poll: () => void) => {
 
 /** Starts saving; what the file holds now (restored or a fresh start) is taken as written. */
 export function createStateSaver(options: StateSaverOptions): StateSaver {
-  const { path, snapshot, revision, warn, fs, now = Date.now } = options
+  const { path, maxBytes, snapshot, revision, warn, fs, now = Date.now } = options
+  let hasFile = options.hasFile
   let written = revision()
   let began = Number.NEGATIVE_INFINITY
   let writing: Promise<void> | undefined
   let failing = false
 
   const failed = (error: unknown) => {
-    if (!failing) warn(`Failed to write the state file ${path}: ${describeWriteError(error)}; the last good file is kept`)
+    const kept = hasFile ? 'the last good file is kept' : 'no state file is written yet'
+    if (!failing) warn(`Failed to write the state file ${path}: ${describeWriteError(error)}; ${kept}`)
     failing = true
   }
   const write = (): Promise<void> => {
@@ -60,9 +66,15 @@ export function createStateSaver(options: StateSaverOptions): StateSaver {
       failed(error)
       return Promise.resolve()
     }
+    const bytes = Buffer.byteLength(text)
+    if (bytes > maxBytes) {
+      failed(new Error(`the state is ${bytes} bytes, over the ${maxBytes} a start reads back`))
+      return Promise.resolve()
+    }
     writing = writeStateFile(path, text, fs)
       .then(() => {
         written = saving
+        hasFile = true
         if (failing) warn(`The state file ${path} is written again.`)
         failing = false
       }, failed)
@@ -79,9 +91,11 @@ export function createStateSaver(options: StateSaverOptions): StateSaver {
   const stopTimer = (options.every ?? unrefInterval)(() => void poll())
   return {
     poll,
-    async flush() {
+    /** Resolves with whether what the state holds now is on disk. */
+    async flush({ always = false } = {}) {
       while (writing !== undefined) await writing
-      if (revision() !== written) await write()
+      if (always || revision() !== written) await write()
+      return !failing
     },
     stop: stopTimer,
   }

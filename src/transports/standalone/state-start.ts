@@ -5,12 +5,20 @@ import { failInProcess } from '../../core/simulator/simulator.js'
 import { internalsOf } from '../../core/simulator/internals.js'
 import type { SimulatorSnapshot } from '../../core/simulator/snapshot-schema.js'
 import { mapValidation } from '../../core/validation-error.js'
-import { checkStateFolder, checkStatePath, readStateFile, removeLeftoverTemps, setAside } from '../node/state-file.js'
+import {
+  checkStateFolder,
+  checkStatePath,
+  lockState,
+  markRestoring,
+  readStateFile,
+  removeLeftoverTemps,
+  setAside,
+  stateFileBound,
+  unlockState,
+  unmarkRestoring,
+} from '../node/state-file.js'
 import { createStateSaver } from '../node/state-saver.js'
 import type { RunningSimulator, SimulatorServerOptions } from './server-options.js'
-
-/** Room in the file beyond what the sessions may hold: each state's fixed part (options, clock, counts). */
-const FILE_SLACK_BYTES = 1024 * 1024
 
 /** What restore said was wrong with a snapshot, from its TypeError; undefined for any other failure to start. */
 function restoreRefusal(error: unknown): string | undefined {
@@ -41,35 +49,76 @@ export async function startWithStateFile(
     (error) => failInProcess(error, 'create'),
   )
   await checkStateFolder(path)
+  await lockState(path)
+  try {
+    return await restoredAndSaved(path, options, start, warn, maxSessionBytes)
+  } catch (error) {
+    await unlockState(path)
+    throw error
+  }
+}
+
+/** The start itself, the file locked for this server: restore (or set aside), then the saver. */
+async function restoredAndSaved(
+  path: string,
+  options: SimulatorServerOptions,
+  start: (options: SimulatorServerOptions) => Promise<RunningSimulator>,
+  warn: (line: string) => void,
+  maxSessionBytes: number,
+): Promise<RunningSimulator> {
   await removeLeftoverTemps(path)
-  const read = await readStateFile(path, maxSessionBytes + FILE_SLACK_BYTES)
-  if (read.kind === 'unusable') warn(await setAside(path, read.why, new Date()))
+  const maxBytes = stateFileBound(maxSessionBytes)
   let running: RunningSimulator | undefined
   let restoredSessions: number | null = null
-  if (read.kind === 'found') {
+  if (await markRestoring(path)) {
+    // An earlier start died reading or restoring this file: parsing it again would die again.
+    warn(await setAside(path, 'a start died while restoring it', new Date()))
+    await unmarkRestoring(path)
+  } else {
     try {
-      // Untrusted until restore has checked it, which it does field by field.
-      const restore = read.document as unknown as SimulatorSnapshot
-      running = await start({ ...options, restore, onRestoreWarning: options.onRestoreWarning ?? warn })
-      restoredSessions = running.sim.sessions().length
-    } catch (error) {
-      const why = restoreRefusal(error)
-      if (why === undefined) throw error
-      warn(await setAside(path, why, new Date()))
+      const read = await readStateFile(path, maxBytes)
+      if (read.kind === 'unusable') warn(await setAside(path, read.why, new Date()))
+      if (read.kind === 'found') {
+        try {
+          // Untrusted until restore has checked it, which it does field by field.
+          const restore = read.document as unknown as SimulatorSnapshot
+          // A state the file could not give back is said as the file's, like a file set aside.
+          const onRestoreWarning = options.onRestoreWarning ?? ((line: string) => warn(`Warning: --state-file ${path}: ${line}`))
+          running = await start({ ...options, restore, onRestoreWarning })
+          restoredSessions = running.sim.sessions().length
+        } catch (error) {
+          const why = restoreRefusal(error)
+          if (why === undefined) throw error
+          warn(await setAside(path, why, new Date()))
+        }
+      }
+    } finally {
+      await unmarkRestoring(path)
     }
   }
   running ??= await start(options)
   const { sim, close } = running
   const internals = internalsOf(sim)
-  const saver = createStateSaver({ path, snapshot: () => sim.snapshot(), revision: () => internals.stateRevision(), warn })
+  const saver = createStateSaver({
+    path,
+    maxBytes,
+    hasFile: restoredSessions !== null,
+    snapshot: () => sim.snapshot(),
+    revision: () => internals.stateRevision(),
+    warn,
+  })
   return {
     ...running,
     restoredSessions,
     async close() {
       saver.stop()
+      // Always once at the end: sessions gone idle since the last save change no counter, yet must not come back.
       await saver.flush()
       await close()
-      await saver.flush()
+      const saved = await saver.flush({ always: true })
+      await unlockState(path)
+      // A stop that could not save loses what changed since the last write: the exit says so.
+      if (!saved) throw new Error(`the state file ${path} could not be written at the end; what changed since its last write is lost`)
     },
   }
 }
