@@ -99,7 +99,9 @@ test('a recording from outside is refused unless recording would keep exactly it
     ['a path with a query', { ...good, path: '/store/inventory?x=1' }],
     ['a path with a template', { ...good, path: '/store/{id}' }],
     ['a path that escapes', { ...good, path: '/store/../admin' }],
-    ['a huge path', { ...good, path: `/${'a'.repeat(10_000)}` }],
+    ['a query value past 2,048 code points', { ...good, query: { q: '\u{1F600}'.repeat(2049) } }],
+    ['a query name past 256 code points', { ...good, query: { ['\u{1F600}'.repeat(257)]: 'v' } }],
+    ['a header value that holds a character Node cannot send', { ...good, headers: { ...good.headers, 'x-note': '\u{1F600}' } }],
     ['a credential header, which recording drops', { ...good, headers: { ...good.headers, authorization: 'Bearer secret' } }],
     ['a hop-by-hop header', { ...good, headers: { ...good.headers, connection: 'close' } }],
     ['a header in capitals, which recording lowers', { ...good, headers: { 'Content-Type': 'application/json' } }],
@@ -121,4 +123,32 @@ test('a recording from outside is refused unless recording would keep exactly it
     /^the recorded route GET \/store\/inventory is not one recording keeps: status 500/,
   )
   expect(() => recordedRouteOf({ ...good, headers: { ...good.headers, cookie: 'a=b' } })).toThrow(/is not as recording would keep it/)
+})
+
+test('whatever recording keeps comes back: 70 headers, a 9,000-character value, 1,500 emoji in a query, a long path', () => {
+  const headers: [string, string][] = Array.from({ length: 70 }, (_, index) => [`x-header-${index}`, `value ${index}`])
+  headers.push(['content-type', 'application/json'], ['x-long', 'v'.repeat(9000)])
+  const emoji = '\u{1F600}'.repeat(1500)
+  // Characters a query must escape, and 32 values of 2,000 characters that URLSearchParams would write three times as long.
+  const awkward = Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`k${index}=`, `a/b&c+d%e#f=é ${'/'.repeat(1990)}`]))
+  const awkwardTarget = Object.entries(awkward)
+    .map(([name, value]) => `${name.replace('=', '%3D')}=${value.replace(/[&+%#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}`)
+    .join('&')
+  const targets = [`/search?q=${encodeURIComponent(emoji)}&n=1`, `/notes?${awkwardTarget}`, `/${'a'.repeat(10_000)}`]
+  const routes = targets.map((target) => recorded({ target, headers }))
+  expect(Object.keys(routes[0]?.headers ?? {})).toHaveLength(72)
+  expect(routes[0]?.query).toEqual({ q: emoji, n: '1' })
+  expect(routes[1]?.query).toEqual(awkward)
+
+  const book = createRouteBook(scenarioRoutes)
+  for (const route of routes) expect(book.add(route)).toBe(true)
+  const snapshot = JSON.parse(JSON.stringify(book.recordedRoutes().map(recordedRouteSnapshot))) as RecordedRouteSnapshot[]
+  const copy = createRouteBook(scenarioRoutes)
+  for (const entry of snapshot) {
+    expect(v.parse(recordedRouteSnapshotSchema, entry)).toEqual(entry)
+    expect(copy.add(recordedRouteOf(entry))).toBe(true)
+  }
+  expect(copy.list().map(shownRoute)).toEqual(book.list().map(shownRoute))
+  expect(copy.list().map(routeReply)).toEqual(book.list().map(routeReply))
+  expect(copy.recordedRoutes().map(recordedRouteSnapshot)).toEqual(snapshot)
 })

@@ -3,7 +3,7 @@ import { routeOfAnswer } from '../proxy/record.js'
 import { isPlainObject } from '../scenario/plain-object.js'
 import { MAX_ROUTE_BODY_BYTES } from './parse-routes.js'
 import { ROUTE_METHODS } from './route-path.js'
-import { MAX_QUERY_NAME, MAX_QUERY_NAMES, MAX_QUERY_VALUE } from './route-schema.js'
+import { longer, MAX_QUERY_NAME, MAX_QUERY_NAMES, MAX_QUERY_VALUE } from './route-schema.js'
 import type { HeldRoute } from './route-table.js'
 
 /**
@@ -61,13 +61,26 @@ function same(a: RecordedRouteSnapshot, b: RecordedRouteSnapshot): boolean {
 }
 
 /**
+ * A query as a target carries it, escaped only where a query must be (`%`, `&`, `+`, `#`, and `=` in a
+ * name): never longer than the target it was recorded from, so that recording's bound on a query's text
+ * takes it again (URLSearchParams would write each byte past ASCII as three characters).
+ */
+function queryText(query: Record<string, string>): string {
+  const escaped = (text: string, pattern: RegExp) =>
+    text.replace(pattern, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+  return Object.entries(query)
+    .map(([name, value]) => `${escaped(name, /[%&+#=]/g)}=${escaped(value, /[%&+#]/g)}`)
+    .join('&')
+}
+
+/**
  * The route a snapshot's recording stands for, made again by recording's one rule (`routeOfAnswer`), so
  * that a snapshot holds nothing a recording could not: throws an Error saying why when it is not
  * exactly such a route. `routes.add` then bounds and charges it as a live recording.
  */
 export function recordedRouteOf(snapshot: RecordedRouteSnapshot): HeldRoute {
   const { method, path, query, status, headers, bodyBase64 } = snapshot
-  const search = query === undefined ? '' : `?${new URLSearchParams(Object.entries(query)).toString()}`
+  const search = query === undefined ? '' : `?${queryText(query)}`
   const decision = routeOfAnswer({
     method,
     target: `${path}${search}`,
@@ -82,26 +95,36 @@ export function recordedRouteOf(snapshot: RecordedRouteSnapshot): HeldRoute {
   return decision.route
 }
 
-/** Names to strings: a plain object of at most `count` own keys, never `__proto__`, each value at most `length` characters. */
-const stringMap = (count: number, length: number) =>
-  v.custom<Record<string, string>>(
-    (value) =>
-      isPlainObject(value) &&
-      Object.keys(value).length <= count &&
-      Object.entries(value).every(
-        ([name, text]) => name !== '__proto__' && name.length <= length && typeof text === 'string' && text.length <= length,
-      ),
-    `an object of at most ${count} names to strings`,
-  )
+/** Whether `text` is longer than `most` code points (as recording counts them), a huge one refused by its length alone. */
+const past = (text: string, most: number) => text.length > 2 * most || longer(text, most)
+
+/** Names to strings: a plain object, never `__proto__`, whose entries `fits` takes; no other bound (a document's size bounds it). */
+const stringMap = (fits: (entries: [string, unknown][]) => boolean, expected: string) =>
+  v.custom<Record<string, string>>((value) => {
+    if (!isPlainObject(value)) return false
+    const entries = Object.entries(value)
+    return entries.every(([name, text]) => name !== '__proto__' && typeof text === 'string') && fits(entries)
+  }, expected)
+
+/** A query as recording keeps it: at most MAX_QUERY_NAMES names, each name and value within the route schema's bounds in code points. */
+const queryMap = stringMap(
+  (entries) =>
+    entries.length <= MAX_QUERY_NAMES &&
+    entries.every(([name, value]) => !past(name, MAX_QUERY_NAME) && !past(value as string, MAX_QUERY_VALUE)),
+  `an object of at most ${MAX_QUERY_NAMES} query names to values`,
+)
+/** Headers as recording keeps them: any number, of any length (recordedRouteOf checks each as recording would). */
+const headerMap = stringMap(() => true, 'an object of header names to strings')
 
 /** A recorded route from outside (a state file): bounded fields, then rebuilt by `recordedRouteOf`, which must take it. */
 export const recordedRouteSnapshotSchema = v.pipe(
   v.strictObject({
     method: v.picklist(ROUTE_METHODS),
-    path: v.pipe(v.string(), v.maxLength(8192)),
-    query: v.optional(stringMap(MAX_QUERY_NAMES, Math.max(MAX_QUERY_NAME, MAX_QUERY_VALUE))),
+    // As long as recording took it (a request's target, a HAR's URL): recordedRouteOf checks it is a route's path.
+    path: v.string(),
+    query: v.optional(queryMap),
     status: v.pipe(v.number(), v.safeInteger(), v.minValue(200), v.maxValue(599)),
-    headers: v.optional(stringMap(64, 8192)),
+    headers: v.optional(headerMap),
     bodyBase64: v.optional(
       v.pipe(
         v.string(),
