@@ -1,6 +1,8 @@
 // sim.snapshot() and createSimulator({ restore }) (issue 58, item 4): every state, through JSON, back
 // into another simulator as it was: orders, scenario, controls, clock, recordings, coverage, sessions.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, onTestFinished, test } from 'vitest'
@@ -210,4 +212,134 @@ test('setupSimulatorServer (msw/node) passes restore on', async () => {
   const { sim: again } = setupSimulatorServer({ scenario: 'pending', restore: throughJson(sim) })
   made.push(again)
   expect(again.session('n').orders()).toEqual(sim.session('n').orders())
+})
+
+test('a route recorded through the proxy comes back whatever its size: 70 headers, a 9,000-character value, 1,500 emoji', async () => {
+  // node:http's own bound on a request's head (16 KiB) is below the 18,000 characters of this query, escaped.
+  const target = createServer({ maxHeaderSize: 64 * 1024 }, (_, response) => {
+    for (let index = 0; index < 70; index++) response.setHeader(`x-header-${index}`, `value ${index}`)
+    response.setHeader('x-long', 'v'.repeat(9000))
+    response.setHeader('content-type', 'application/json')
+    response.end('{"found":1}')
+  })
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
+  const stop = () => new Promise<void>((resolve) => target.close(() => resolve(target.closeAllConnections())))
+  onTestFinished(() => (target.listening ? stop() : undefined))
+  const standIn = { origin: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, close: stop }
+  const sim = simulator({ scenario: 'pending', proxy: { target: `${standIn.origin}/api`, record: true } })
+  const emoji = '\u{1F600}'.repeat(1500)
+  expect((await send(sim, 'GET', `/search?q=${encodeURIComponent(emoji)}`)).status).toBe(200)
+  const [route] = sim.state().routes
+  expect(route?.query).toEqual({ q: emoji })
+  expect(Object.keys(route?.headers ?? {}).length).toBeGreaterThanOrEqual(71)
+
+  const warnings: string[] = []
+  const again = simulator({ scenario: 'pending', restore: throughJson(sim), onRestoreWarning: (line) => warnings.push(line) })
+  expect(warnings).toEqual([])
+  expect(again.state().routes).toEqual(sim.state().routes)
+  await standIn.close()
+  const answer = await send(again, 'GET', `/search?q=${encodeURIComponent(emoji)}`)
+  expect([answer.status, answer.headers.get('x-long')?.length, await answer.text()]).toEqual([200, 9000, '{"found":1}'])
+})
+
+/** A snapshot of a default state with a cancel and a latency, and a session "s" with a cancel, taken by a simulator made with `options`. */
+async function savedWith(options: SimulatorOptions): Promise<SimulatorSnapshot> {
+  const sim = simulator(options)
+  await sim.removeOrder(1)
+  sim.setLatency(7)
+  await sim.session('s').removeOrder(2)
+  return throughJson(sim)
+}
+
+test('restored with the same options, the default state comes back with no warning', async () => {
+  const options: SimulatorOptions = { scenario: 'pending', seed: 3, latency: '5-10', rateLimit: '100/60s', exposeStatus: true }
+  const warnings: string[] = []
+  const again = simulator({
+    ...options,
+    latency: { default: '5-10' },
+    restore: await savedWith(options),
+    onRestoreWarning: (line) => warnings.push(line),
+  })
+  expect(warnings).toEqual([])
+  expect(again.order(1)).toBeUndefined()
+  expect(again.latency()).toEqual({ default: { min: 7, max: 7 } })
+  expect(again.session('s').order(2)).toBeUndefined()
+})
+
+test("restored with another scenario option, the default state is that scenario's, the sessions come back, one warning", async () => {
+  const warnings: string[] = []
+  const again = simulator({
+    scenario: 'shipped',
+    restore: await savedWith({ scenario: 'pending' }),
+    onRestoreWarning: (line) => warnings.push(line),
+  })
+  expect(warnings).toEqual([
+    'the default state starts from the options, not the snapshot: the scenario option (--scenario) changed from "pending" to "shipped"',
+  ])
+  const fresh = simulator({ scenario: 'shipped' })
+  expect(viewOf(again)).toEqual(viewOf(fresh))
+  expect(again.sessions().map((session) => session.id)).toEqual(['s'])
+  expect(again.session('s').scenario().name).toBe('pending')
+  expect(again.session('s').order(2)).toBeUndefined()
+})
+
+test('restored with another latency, seed or object, the default state starts from the options', async () => {
+  const saved = await savedWith({ scenario: 'pending' })
+  const cases: [SimulatorOptions, string][] = [
+    [{ latency: 20 }, 'the latency option (--latency) changed'],
+    [{ seed: 4 }, 'the seed option (--seed) changed from not given to 4'],
+    [
+      { afterCancel: 'remove', rateLimit: '5/1s' },
+      'the rateLimit option (--rate-limit) changed; the afterCancel option (--after-cancel) changed from not given to "remove"',
+    ],
+  ]
+  for (const [options, change] of cases) {
+    const warnings: string[] = []
+    const again = simulator({ scenario: 'pending', ...options, restore: saved, onRestoreWarning: (line) => warnings.push(line) })
+    expect(warnings).toEqual([`the default state starts from the options, not the snapshot: ${change}`])
+    expect(again.order(1)).toBeDefined()
+    expect(again.latency()).toEqual(simulator({ scenario: 'pending', ...options }).latency())
+    expect(again.session('s').order(2)).toBeUndefined()
+  }
+  const two = (quantity: number): Scenario['orders'] => [
+    { id: 1, petId: 1, quantity, status: 'pending' },
+    { id: 2, petId: 2, quantity: 1, status: 'pending' },
+  ]
+  const mine: Scenario = { name: 'mine', description: 'two orders', apiKeys: [KEY], orders: two(1) }
+  const edited: Scenario = { ...mine, orders: two(2) }
+  const ofMine = await savedWith({ scenario: mine })
+  const warnings: string[] = []
+  simulator({ scenario: structuredClone(mine), restore: ofMine, onRestoreWarning: (line) => warnings.push(line) })
+  expect(warnings).toEqual([])
+  const again = simulator({ scenario: edited, restore: ofMine, onRestoreWarning: (line) => warnings.push(line) })
+  expect(warnings).toEqual([
+    'the default state starts from the options, not the snapshot: the scenario option (--scenario) changed: the object "mine" is not the same one',
+    expect.stringMatching(/^session "s": scenario "mine" changed since the snapshot; the state starts afresh from it$/),
+  ])
+  expect(again.orders()).toEqual(two(2))
+  expect(again.session('s').orders()).toEqual(two(2))
+})
+
+test('restored with another start file, a session on the old one is left out with a warning, the others come back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-start-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  const [first, second] = ['first', 'second'].map((name) => {
+    const path = join(dir, `${name}.json`)
+    writeFileSync(
+      path,
+      JSON.stringify({ name, description: name, apiKeys: [KEY], orders: [{ id: 1, petId: 1, quantity: 1, status: 'pending' }] }),
+    )
+    return path
+  })
+  const sim = simulator({ scenario: first })
+  sim.session('on-start')
+  await sim.session('built-in').reset('shipped')
+  const warnings: string[] = []
+  const again = simulator({ scenario: second, restore: throughJson(sim), onRestoreWarning: (line) => warnings.push(line) })
+  expect(warnings).toEqual([
+    `the default state starts from the options, not the snapshot: the scenario option (--scenario) changed from ${JSON.stringify(first)} to ${JSON.stringify(second)}`,
+    expect.stringMatching(/^session "on-start" not restored: scenario ".*first\.json" is a file this simulator was not started with/),
+  ])
+  expect(again.sessions().map((session) => session.id)).toEqual(['built-in'])
+  expect(again.scenario().name).toBe('second')
 })

@@ -12,10 +12,11 @@ import type { CheckedScenario } from '../scenario/parse-scenario.js'
 import { systemTime, type TimeSource } from '../time-source.js'
 import { createInstanceFactory, type SimulatorInstance } from './instance.js'
 import { attachInternals } from './internals.js'
-import { checkOptions, checkSeed } from './options.js'
+import { type CheckedOptions, checkOptions, checkSeed } from './options.js'
 import { fromBaggage } from './session-source.js'
 import { createSessions } from './sessions.js'
 import { createSnapshots, weigh } from './snapshot.js'
+import type { StartOptions } from './started-with.js'
 import type { SimulatorCore, SimulatorOptions } from './types.js'
 import { createView, type FailValidation } from './view.js'
 
@@ -69,6 +70,12 @@ function restoreInto(sim: SimulatorCore, restore: () => void): void {
   }
 }
 
+/** The options the default state is made from, beside its scenario: what a snapshot records of the start. */
+function startOptionsOf(options: SimulatorOptions, checked: CheckedOptions, seed: number | undefined): Omit<StartOptions, 'scenario'> {
+  const { latency, rateLimit, faults, lifecycle } = checked
+  return { seed, exposeStatus: options.exposeStatus, afterCancel: options.afterCancel, latency, rateLimit, faults, lifecycle }
+}
+
 /**
  * Creates an independent simulator of the Petstore Orders Service, with no
  * transport: its own orders, keys, controls, journal and sessions. `platform`
@@ -98,6 +105,7 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
   const snapshots = createSnapshots({
     factory,
     start: { ...start, given: options.scenario },
+    startOptions: startOptionsOf(options, checked, seed),
     root: () => root,
     sessions,
     limits: checked,

@@ -7,9 +7,10 @@ import { MAX_ROUTES } from '../routes/route-schema.js'
 import { quote } from '../quote-value.js'
 import { isDateTime } from '../scenario/date-time.js'
 import { MAX_SCENARIO_FILE_BYTES } from '../scenario/scenario-file.js'
-import { OWN_ORDER_BYTES, type OwnOrderRecord, ownOrderRecordSchema } from '../state/order-store.js'
+import { type OwnOrderRecord, ownOrderRecordSchema } from '../state/order-store.js'
 import { ValidationError } from '../validation-error.js'
 import { SESSION_ID } from './session-id.js'
+import { FINGERPRINT, type StartedWith, startedWithSchema } from './started-with.js'
 
 /** The format `sim.snapshot()` writes and `restore` reads; a document of another version is refused whole. */
 export const SNAPSHOT_VERSION = 1
@@ -55,6 +56,8 @@ export interface SimulatorSnapshot {
   savedAt: string
   /** Opaque: the version of petstore-orders-simulator that took it. */
   simulator: string
+  /** Opaque: the options the default state was made from; restored into a simulator started otherwise, it starts from the options. */
+  startedWith: StartedWith
   /** Opaque: the default state, then the sessions from the least recently used. */
   states: SnapshotState[]
 }
@@ -66,7 +69,9 @@ export interface SnapshotLimits {
 }
 
 /** The most own orders the default state may bring: its own are not charged (as live), so a fixed bound, twice a scenario's most. */
-const DEFAULT_STATE_ORDERS = 200_000
+export const DEFAULT_STATE_ORDERS = 200_000
+/** The most states a document may list, whatever sessions.max is: past sessions.max, only the most recently used are read. */
+const MAX_LISTED_STATES = 100_000
 
 /** An array of at most `max` items, counted before any item is read: a huge one is refused at once. */
 const bounded = <T extends v.GenericSchema>(item: T, max: number) =>
@@ -75,13 +80,14 @@ const bounded = <T extends v.GenericSchema>(item: T, max: number) =>
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `is longer than ${max} characters`))
 const when = v.pipe(text(40), v.check(isDateTime, 'is not an ISO 8601 date-time'))
 const seed = v.nullable(v.pipe(v.number(), v.safeInteger('is not a whole number'), v.minValue(0, 'is below 0')))
-const fingerprint = v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/, 'is not a fingerprint this simulator writes'))
+const fingerprint = v.pipe(v.string(), v.regex(FINGERPRINT, 'is not a fingerprint this simulator writes'))
 const scenarioSchema = v.union([
   v.strictObject({ ref: v.pipe(text(4096), v.minLength(1, 'is empty')), seed, fingerprint }),
   v.strictObject({ inline: text(MAX_SCENARIO_FILE_BYTES), seed, fingerprint }),
 ])
 
-function stateSchema(maxOrders: number) {
+/** One state, its own orders at most `maxOrders` (counted before any is read). */
+export function stateSchema(maxOrders: number) {
   return v.strictObject({
     session: v.nullable(v.pipe(text(128), v.regex(SESSION_ID, 'is not a session id (1 to 128 letters, digits and . _ : -)'))),
     created: v.optional(when),
@@ -96,6 +102,7 @@ function stateSchema(maxOrders: number) {
     coverage: coverageSnapshotSchema,
   }) satisfies v.GenericSchema<unknown, SnapshotState>
 }
+type StateSchema = ReturnType<typeof stateSchema>
 
 /** A key of a path as a message writes it: a plain name as it is, anything else quoted. */
 const keyText = (key: unknown) => (typeof key === 'string' && /^[A-Za-z_$][\w$]{0,63}$/.test(key) ? `.${key}` : `[${quote(key)}]`)
@@ -120,10 +127,10 @@ function reason(issue: v.BaseIssue<unknown>): string {
   return /\bmust\b/.test(message) ? `: ${message}` : ` must be ${message}`
 }
 
-/** One line naming the field at fault and why, whatever the input held (control characters, a huge string). */
-function issueLine(outer: v.BaseIssue<unknown>): string {
+/** One line naming the field at fault (under `root`, a state's place in the document) and why, whatever the input held. */
+function issueLine(outer: v.BaseIssue<unknown>, root = ''): string {
   const { issue, path } = innermost(outer)
-  let at = ''
+  let at = root
   for (const item of path) at += typeof item.key === 'number' ? `[${item.key}]` : keyText(item.key)
   const field = at.replace(/^\./, '') || 'the snapshot'
   if (issue.expected === 'never') return `${field} is not a field of a snapshot`
@@ -137,55 +144,52 @@ const refuse = (why: string): never => {
   throw new ValidationError('restore', `restore: ${why}.`)
 }
 
-/** The own orders a document's states hold in all, read before anything is parsed: a document of a million is refused at once. */
-function ownOrdersIn(states: readonly unknown[]): number {
-  let count = 0
-  for (const state of states) {
-    const records = (state as { orders?: { records?: unknown } } | null)?.orders?.records
-    if (Array.isArray(records)) count += records.length
-  }
-  return count
-}
+/** A document whose states are yet to be read, one by one (`parseState`). */
+export type SnapshotDocument = Omit<SimulatorSnapshot, 'states'> & { states: unknown[] }
 
 /**
- * Checks untrusted input (a state file, a worker's message) into a snapshot: every field strict, every
- * array bounded, the states within the sessions' bounds, at most one default state, each session once.
- * Throws a `ValidationError` whose message is one line, `restore: <why>`.
+ * Checks that untrusted input (a state file, a worker's message) is a snapshot at all: an object of this
+ * version, its fields strict, its states an array of at most 100,000 (or sessions.max and the default
+ * state) not yet read. Throws a `ValidationError` whose message is one line, `restore: <why>`.
  */
-export function parseSnapshot(input: unknown, limits: SnapshotLimits): SimulatorSnapshot {
+export function parseDocument(input: unknown, limits: SnapshotLimits): SnapshotDocument {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     refuse(`a snapshot is the object sim.snapshot() returns, got ${shown(input)}`)
-  const { version, states } = input as { version?: unknown; states?: unknown }
+  const { version } = input as { version?: unknown }
   if (version !== SNAPSHOT_VERSION) refuse(`the snapshot is of version ${quote(version)}; this simulator reads version ${SNAPSHOT_VERSION}`)
-  if (Array.isArray(states)) {
-    if (states.length > limits.maxSessions + 1)
-      refuse(`the snapshot holds ${states.length} states; at most ${limits.maxSessions} sessions (sessions.max) and the default state fit`)
-    // What the orders would take: a session's are charged against sessions.maxBytes, the default state's are bounded apart.
-    const most = Math.floor(limits.maxSessionBytes / OWN_ORDER_BYTES) + DEFAULT_STATE_ORDERS
-    const count = ownOrdersIn(states)
-    if (count > most)
-      refuse(`the snapshot holds ${count} orders of its states' own, more than sessions.maxBytes (--max-session-memory) allows`)
-  }
-  const maxOrders = Math.max(Math.floor(limits.maxSessionBytes / OWN_ORDER_BYTES), DEFAULT_STATE_ORDERS)
+  const most = Math.max(limits.maxSessions + 1, MAX_LISTED_STATES)
   const schema = v.strictObject({
     version: v.literal(SNAPSHOT_VERSION),
     savedAt: when,
     simulator: text(64),
-    states: bounded(stateSchema(maxOrders), limits.maxSessions + 1),
+    startedWith: startedWithSchema,
+    states: v.pipe(v.array(v.unknown()), v.maxLength(most, `holds more than ${most} states`)),
   })
   const parsed = v.safeParse(schema, input, { abortEarly: true })
   if (!parsed.success) return refuse(issueLine(parsed.issues[0]))
-  const sessions = new Set<string>()
-  let defaults = 0
-  for (const state of parsed.output.states) {
-    if (state.session === null) {
-      if (++defaults > 1) refuse('the snapshot holds two default states (session null)')
-      if (state.created !== undefined) refuse('the default state has no creation time')
-    } else {
-      if (sessions.has(state.session)) refuse(`session ${quote(state.session)} is in the snapshot twice`)
-      sessions.add(state.session)
-      if (state.created === undefined) refuse(`session ${quote(state.session)} has no creation time`)
-    }
-  }
   return parsed.output
+}
+
+/** How many own orders a state not yet read lists: what a restore weighs before it reads them. */
+export function ownOrdersOf(state: unknown): number {
+  const records = (state as { orders?: { records?: unknown } } | null)?.orders?.records
+  return Array.isArray(records) ? records.length : 0
+}
+
+/**
+ * One state of a document (at `index`) checked: every field strict, every array bounded, a session
+ * with its creation time (not after `savedAt`), the default state without. Throws a `ValidationError`
+ * whose message is one line naming the field (`states[2].orders...`).
+ */
+export function parseState(input: unknown, index: number, schema: StateSchema, savedAt: string): SnapshotState {
+  const parsed = v.safeParse(schema, input, { abortEarly: true })
+  const where = `states[${index}]`
+  if (!parsed.success) throw new ValidationError('restore', issueLine(parsed.issues[0], where))
+  const state = parsed.output
+  const bad = (why: string) => new ValidationError('restore', `${where}${why}`)
+  if (state.session === null && state.created !== undefined) throw bad('.created is set, and the default state has no creation time')
+  if (state.session !== null && state.created === undefined) throw bad('.created is missing: a session has its creation time')
+  if (state.created !== undefined && Date.parse(state.created) > Date.parse(savedAt))
+    throw bad(`.created (${state.created}) is later than the snapshot's savedAt (${savedAt})`)
+  return state
 }

@@ -106,12 +106,17 @@ export interface SimulatorOptions {
   /**
    * Starts with the states of a snapshot `sim.snapshot()` returned, here or in another process (it
    * survives `JSON.stringify`): the default state and each session, as they were. Sessions start a fresh
-   * idle period. A snapshot that cannot be taken back throws a `TypeError` saying why; nothing is made.
+   * idle period. Each state is restored on its own: one that cannot be is left out (the default state
+   * then starts from the `scenario` option), with a line to `onRestoreWarning`. The default state also
+   * starts from the options when those it is made from (`scenario`, `seed`, `latency`, `rateLimit`,
+   * `faults`, `lifecycle`, `exposeStatus`, `afterCancel`) differ from the snapshot's. Past `sessions.max`,
+   * only the most recently used sessions come back. Only a value that is no snapshot at all (another
+   * `version`, a field missing) throws a `TypeError` saying why; then nothing is made.
    */
   restore?: SimulatorSnapshot
   /**
-   * Told, one line each, of a state `restore` started afresh because its scenario changed since the
-   * snapshot (an edited file, an upgrade). Default: `console.warn`.
+   * Told, one line each, of a state `restore` left out or started afresh, and why (its scenario changed
+   * since the snapshot, the options changed, a bound). Default: `console.warn`.
    */
   onRestoreWarning?: (line: string) => void
 }
