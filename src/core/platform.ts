@@ -16,7 +16,18 @@ export interface Platform {
   openFolder?: (dir: string, warn: (line: string) => void, time: { now: () => number }) => ScenarioFolder
   /** Checks the `proxy` option into where requests no operation or route takes are forwarded. */
   proxy?: (option: ProxyOption) => ProxySetup
+  /**
+   * Takes and restores snapshots (`createSnapshots` of core/simulator/snapshot.ts): Node.js builds give
+   * it, so that a page never loads what only a test runner or a server's state file uses.
+   */
+  snapshots?: SnapshotMaker
 }
+
+/**
+ * `createSnapshots`, typed loosely here: its own type names the simulator's parts, which import this
+ * file; simulator.ts reads it back as `typeof createSnapshots`.
+ */
+type SnapshotMaker = (context: never) => unknown
 
 /** The `proxy` option: where requests no operation or route takes are forwarded (docs/proxy.md). */
 export interface ProxyOption {

@@ -15,7 +15,8 @@ import { attachInternals } from './internals.js'
 import { type CheckedOptions, checkOptions, checkSeed } from './options.js'
 import { fromBaggage } from './session-source.js'
 import { createSessions } from './sessions.js'
-import { createSnapshots, weigh } from './snapshot.js'
+import type { createSnapshots } from './snapshot.js'
+import { weigh } from './state-weight.js'
 import type { StartOptions } from './started-with.js'
 import type { SimulatorCore, SimulatorOptions } from './types.js'
 import { createView, type FailValidation } from './view.js'
@@ -57,6 +58,9 @@ function proxyOf(options: SimulatorOptions, { proxy }: Platform): ProxySetup | n
   if (proxy === undefined) throw new ValidationError('proxy', "proxy works in Node.js only: in a page, the real key would be anyone's.")
   return proxy(options.proxy)
 }
+
+const SNAPSHOTS_NEED_NODE =
+  'snapshots work in Node.js only (a test runner, a server); in a page, persist keeps the state across reloads (docs/browser.md).'
 
 /** Runs the `restore` option's restore on a simulator just made: when it is refused, nothing half-made stays running. */
 function restoreInto(sim: SimulatorCore, restore: () => void): void {
@@ -102,7 +106,9 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     folder?.close()
     throw error
   }
-  const snapshots = createSnapshots({
+  // Node.js builds only (core/platform.ts): a page's bundle stays without it.
+  const makeSnapshots = platform.snapshots as typeof createSnapshots | undefined
+  const snapshots = makeSnapshots?.({
     factory,
     start: { ...start, given: options.scenario },
     startOptions: startOptionsOf(options, checked, seed),
@@ -147,14 +153,21 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
-    snapshot: () => snapshots.take(),
+    snapshot() {
+      if (snapshots === undefined) throw new TypeError(`Failed to take a snapshot of the simulator: ${SNAPSHOTS_NEED_NODE}`)
+      return snapshots.take()
+    },
     close() {
       factory.close()
       root.lifecycle.stop()
       sessions.close()
     },
   })
-  if (options.restore !== undefined) restoreInto(sim, () => snapshots.restore(options.restore, options.onRestoreWarning ?? warnOperator))
+  if (options.restore !== undefined)
+    restoreInto(sim, () => {
+      if (snapshots === undefined) throw new ValidationError('restore', `restore: ${SNAPSHOTS_NEED_NODE}`)
+      snapshots.restore(options.restore, options.onRestoreWarning ?? warnOperator)
+    })
   const revision = (sessionId: string | null) => {
     const { store, journal, coverage } = sessionId === null ? root : sessions.get(sessionId)
     return { orders: store.version(), ...journal.revision(), coverage: coverage.revision() }

@@ -26,17 +26,6 @@ interface SnapshotContext {
   now(): number
 }
 
-/** What moves when anything a snapshot holds of a state changes (never its journal): a sum of counters, read without a copy. */
-export function weigh(instance: SimulatorInstance): number {
-  return (
-    instance.store.version() +
-    instance.controls.revision() +
-    instance.lifecycle.revision() +
-    instance.routes.revision() +
-    instance.coverage.revision()
-  )
-}
-
 function stateOf(naming: Naming, instance: SimulatorInstance, session: string | null): SnapshotState {
   return {
     session,
