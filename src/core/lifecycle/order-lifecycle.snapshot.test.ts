@@ -1,42 +1,13 @@
 import * as v from 'valibot'
 import { expect, test } from 'vitest'
 import type { OrderStatus } from '../glossary.js'
-import { createOrderStore, type OrderRecord, type OrderStore } from '../state/order-store.js'
+import { createOrderStore, type OrderStore } from '../state/order-store.js'
 import type { TimeSource } from '../time-source.js'
 import { createOrderLifecycle, type LifecycleSnapshot, lifecycleSnapshotSchema } from './order-lifecycle.js'
+import { orderRecord } from '../../../test/support/order-record.js'
+import { testTime } from '../../../test/support/test-time.js'
 
-/** A time source that moves only when told to; due timers fire as it moves. */
-function manualTime(start: number) {
-  let now = start
-  const timers = new Set<{ at: number; callback: () => void }>()
-  const time: TimeSource = {
-    now: () => now,
-    setTimeout(callback, ms) {
-      const timer = { at: now + ms, callback }
-      timers.add(timer)
-      return timer
-    },
-    clearTimeout: (handle) => void timers.delete(handle as { at: number; callback: () => void }),
-  }
-  const advance = (ms: number) => {
-    now += ms
-    for (const timer of [...timers]) {
-      if (timer.at > now) continue
-      timers.delete(timer)
-      timer.callback()
-    }
-  }
-  return { time, advance }
-}
-
-const order = (id: string, status: OrderStatus = 'pending'): OrderRecord => ({
-  id,
-  petId: '7',
-  quantity: 1,
-  shipDate: null,
-  complete: false,
-  status,
-})
+const order = orderRecord
 const base = ['1', '2', '3', '4', '5', '6'].map((id) => order(id))
 const rule = { min: 10_000, max: 60_000 }
 const T0 = Date.UTC(2026, 0, 1)
@@ -62,10 +33,11 @@ async function setStatus(store: OrderStore, lifecycle: ReturnType<typeof createO
 const settled = (store: OrderStore) => store.change(async () => undefined)
 
 test('a restored lifecycle has the same clock, and draws the same delay next', async () => {
-  const { time, advance } = manualTime(T0)
+  const time = testTime(T0)
+  const advance = (ms: number) => time.advance(ms)
   const { store, lifecycle } = await stateOn(time)
   lifecycle.restart(rule, 7, base)
-  advance(5_000)
+  await advance(5_000)
   await setStatus(store, lifecycle, '2', 'cancelled')
   await setStatus(store, lifecycle, '3', 'cancelled')
   await setStatus(store, lifecycle, '3', 'pending')
@@ -76,7 +48,7 @@ test('a restored lifecycle has the same clock, and draws the same delay next', a
   await store.change((orders) => orders.remove('8'))
   lifecycle.unschedule('8')
   await lifecycle.advance(20_000)
-  advance(1_000)
+  await advance(1_000)
   await settled(store)
   const clock = lifecycle.clock()
   expect(clock.advancedMs).toBe(20_000)
@@ -113,7 +85,7 @@ test('a restored lifecycle has the same clock, and draws the same delay next', a
 })
 
 test('orders that fell due while no process ran ship at once on restore', async () => {
-  const { time } = manualTime(T0)
+  const time = testTime(T0)
   const { store, lifecycle } = await stateOn(time)
   lifecycle.restart({ min: 30_000, max: 30_000 }, 1, base)
   await setStatus(store, lifecycle, '1', 'cancelled')
@@ -121,11 +93,11 @@ test('orders that fell due while no process ran ship at once on restore', async 
   lifecycle.stop()
 
   // The server comes back two minutes later.
-  const later = manualTime(T0 + 120_000)
-  const copy = await stateOn(later.time)
+  const later = testTime(T0 + 120_000)
+  const copy = await stateOn(later)
   copy.store.restoreOwn(store.ownRecords().records, store.ownRecords().nextPosition)
   copy.lifecycle.restore(snapshot, base)
-  later.advance(0)
+  await later.advance(0)
   await settled(copy.store)
   expect(copy.store.all().map((record) => `${record.id}:${record.status}`)).toEqual([
     '1:cancelled',
@@ -139,7 +111,7 @@ test('orders that fell due while no process ran ship at once on restore', async 
 })
 
 test('the revision moves on every change a snapshot keeps, and on nothing else', async () => {
-  const { time } = manualTime(T0)
+  const time = testTime(T0)
   const { store, lifecycle } = await stateOn(time)
   const moves = (step: () => unknown) => {
     const before = lifecycle.revision()
@@ -164,7 +136,7 @@ test('the revision moves on every change a snapshot keeps, and on nothing else',
 })
 
 test('orders added and removed again leave nothing behind: the changes stay bounded', async () => {
-  const { time } = manualTime(T0)
+  const time = testTime(T0)
   const { lifecycle } = await stateOn(time)
   lifecycle.restart(rule, 3, base)
   for (let index = 0; index < 1000; index++) {

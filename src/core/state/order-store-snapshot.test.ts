@@ -1,16 +1,10 @@
 import * as v from 'valibot'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { OrderStatus } from '../glossary.js'
-import { createOrderStore, OWN_ORDER_BYTES, type OrderRecord, type OwnOrderRecord, ownOrderRecordSchema } from './order-store.js'
+import { createOrderStore, OWN_ORDER_BYTES, type OwnOrderRecord, ownOrderRecordSchema } from './order-store.js'
+import { orderRecord } from '../../../test/support/order-record.js'
 
-const order = (id: string, status: OrderStatus = 'pending'): OrderRecord => ({
-  id,
-  petId: '7',
-  quantity: 1,
-  shipDate: null,
-  complete: false,
-  status,
-})
+const order = orderRecord
 
 afterEach(() => {
   vi.restoreAllMocks()

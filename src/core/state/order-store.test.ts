@@ -1,16 +1,10 @@
 import { runInNewContext } from 'node:vm'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { OrderStatus } from '../glossary.js'
-import { createOrderStore, OWN_ORDER_BYTES, type OrderRecord } from './order-store.js'
+import { createOrderStore, OWN_ORDER_BYTES } from './order-store.js'
+import { orderRecord } from '../../../test/support/order-record.js'
 
-const order = (id: string, status: OrderStatus = 'pending'): OrderRecord => ({
-  id,
-  petId: '7',
-  quantity: 1,
-  shipDate: null,
-  complete: false,
-  status,
-})
+const order = orderRecord
 
 /** Plain objects made in another realm, as a Jest sandbox, a vm context or an iframe makes them. */
 const foreign = <T>(value: T): T => runInNewContext('(json) => JSON.parse(json)')(JSON.stringify(value)) as T

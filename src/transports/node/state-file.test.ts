@@ -17,23 +17,13 @@ import {
   unmarkRestoring,
   writeStateFile,
 } from './state-file.js'
+import { fullDisk } from '../../../test/support/full-disk.js'
 
 const root = mkdtempSync(join(tmpdir(), 'state-file-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 let made = 0
 /** A fresh folder for one test, under `root`. */
 const folder = () => fs.mkdtemp(join(root, `${++made}-`))
-
-/** node:fs/promises, with the file handle's writeFile failing as a full disk does. */
-const fullDisk: StateFs = {
-  ...fs,
-  open: (async (...args: Parameters<typeof fs.open>) => {
-    const handle = await fs.open(...args)
-    if (String(args[0]).endsWith('.tmp'))
-      handle.writeFile = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
-    return handle
-  }) as typeof fs.open,
-}
 
 describe('the folder check at start', () => {
   test('takes a writable folder, leaving nothing behind', async () => {

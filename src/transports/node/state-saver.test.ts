@@ -5,20 +5,10 @@ import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import type { StateFs } from './state-file.js'
 import { createStateSaver } from './state-saver.js'
+import { fullDisk } from '../../../test/support/full-disk.js'
 
 const root = mkdtempSync(join(tmpdir(), 'state-saver-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-/** node:fs/promises, with the file handle's writeFile failing as a full disk does. */
-const fullDisk: StateFs = {
-  ...fs,
-  open: (async (...args: Parameters<typeof fs.open>) => {
-    const handle = await fs.open(...args)
-    if (String(args[0]).endsWith('.tmp'))
-      handle.writeFile = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
-    return handle
-  }) as typeof fs.open,
-}
 
 /** A saver over a state whose revision the test moves, on a clock the test sets; polls only when told. */
 async function saverIn(fileSystem: StateFs = fs, maxBytes = 1_000_000) {
@@ -135,7 +125,9 @@ test('a state larger than a start reads back is not written: said once, the last
   state.revision = 1_000_000_000_000
   expect(await saver.flush()).toBe(false)
   expect(onDisk().revision).toBe(1)
-  expect(lines).toEqual([`Failed to write the state file ${path}: the state is 47 bytes, over the 40 a start reads back; the last good file is kept`])
+  expect(lines).toEqual([
+    `Failed to write the state file ${path}: the state is 47 bytes, over the 40 a start reads back; the last good file is kept`,
+  ])
 })
 
 test('flush({ always }) writes though nothing moved (sessions gone idle move no counter); a failure resolves false', async () => {
