@@ -62,6 +62,21 @@ function proxyOf(options: SimulatorOptions, { proxy }: Platform): ProxySetup | n
 const SNAPSHOTS_NEED_NODE =
   'snapshots work in Node.js only (a test runner, a server); in a page, persist keeps the state across reloads (docs/browser.md).'
 
+/** The simulator's snapshots when its platform makes them (Node.js builds; a page's bundle stays without), else members saying so. */
+function snapshotsFor(platform: Platform, context: Parameters<typeof createSnapshots>[0]) {
+  const snapshots = (platform.snapshots as typeof createSnapshots | undefined)?.(context)
+  return {
+    take() {
+      if (snapshots === undefined) throw new TypeError(`Failed to take a snapshot of the simulator: ${SNAPSHOTS_NEED_NODE}`)
+      return snapshots.take()
+    },
+    restore(input: unknown, warn: (line: string) => void) {
+      if (snapshots === undefined) throw new ValidationError('restore', `restore: ${SNAPSHOTS_NEED_NODE}`)
+      snapshots.restore(input, warn)
+    },
+  }
+}
+
 /** Runs the `restore` option's restore on a simulator just made: when it is refused, nothing half-made stays running. */
 function restoreInto(sim: SimulatorCore, restore: () => void): void {
   try {
@@ -106,9 +121,7 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     folder?.close()
     throw error
   }
-  // Node.js builds only (core/platform.ts): a page's bundle stays without it.
-  const makeSnapshots = platform.snapshots as typeof createSnapshots | undefined
-  const snapshots = makeSnapshots?.({
+  const snapshots = snapshotsFor(platform, {
     factory,
     start: { ...start, given: options.scenario },
     startOptions: startOptionsOf(options, checked, seed),
@@ -153,21 +166,14 @@ export function createSimulatorCore(options: SimulatorOptions, platform: Platfor
     session: (id: string) => view(id, failInProcess),
     sessions: () => sessions.list(),
     endSession: (id: string) => sessions.end(id),
-    snapshot() {
-      if (snapshots === undefined) throw new TypeError(`Failed to take a snapshot of the simulator: ${SNAPSHOTS_NEED_NODE}`)
-      return snapshots.take()
-    },
+    snapshot: () => snapshots.take(),
     close() {
       factory.close()
       root.lifecycle.stop()
       sessions.close()
     },
   })
-  if (options.restore !== undefined)
-    restoreInto(sim, () => {
-      if (snapshots === undefined) throw new ValidationError('restore', `restore: ${SNAPSHOTS_NEED_NODE}`)
-      snapshots.restore(options.restore, options.onRestoreWarning ?? warnOperator)
-    })
+  if (options.restore !== undefined) restoreInto(sim, () => snapshots.restore(options.restore, options.onRestoreWarning ?? warnOperator))
   const revision = (sessionId: string | null) => {
     const { store, journal, coverage } = sessionId === null ? root : sessions.get(sessionId)
     return { orders: store.version(), ...journal.revision(), coverage: coverage.revision() }
