@@ -156,7 +156,8 @@ async function main(): Promise<void> {
   // Said even for none: the file was read and its default state restored.
   if (running.restoredSessions !== null && options.stateFile !== undefined)
     log(`restored ${running.restoredSessions} session${running.restoredSessions === 1 ? '' : 's'} from ${options.stateFile}`)
-  else if (options.stateFile !== undefined) log(`state file ${options.stateFile}: nothing to restore; every state is saved there from now on`)
+  else if (options.stateFile !== undefined)
+    log(`state file ${options.stateFile}: nothing to restore; every state is saved there from now on`)
   process.stdout.write(
     `Petstore simulator ready at ${running.url} (scenario: ${scenario}${startRead === undefined ? '' : `, ${startRead.origin}`}, ${describeKeys(apiKeys)}${scenarios}${proxy}${madeToken})\n`,
   )

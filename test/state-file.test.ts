@@ -204,7 +204,9 @@ test('a start that died restoring the file (its mark left) sets the file aside i
   writeFileSync(join(dir, '.state.json.restoring'), '')
   const server = await serve(path)
   expect(lines(server.stderr())).toEqual([
-    expect.stringMatching(/^Warning: --state-file \S+ not restored \(a start died while restoring it\); starting fresh; moved to \S+\.corrupt-/),
+    expect.stringMatching(
+      /^Warning: --state-file \S+ not restored \(a start died while restoring it\); starting fresh; moved to \S+\.corrupt-/,
+    ),
   ])
   expect(readdirSync(dir).filter((name) => !name.startsWith('state.json.corrupt-'))).toEqual(['.state.json.lock'])
   expect(server.stdout()).toContain(`state file ${path}: nothing to restore; every state is saved there from now on`)
