@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { expect, test } from 'vitest'
-import { type ControlsSnapshot, controlsSnapshotSchema, createControls } from './controls.js'
+import { type ControlsSnapshot, createControls } from './controls.js'
+import { controlsSnapshotSchema } from './controls-snapshot-schema.js'
 import { MAX_FAULTS, parseFault } from './faults.js'
 
 /** Controls with a bit of everything: latency, three faults (one of them counted down), a rate limit. */

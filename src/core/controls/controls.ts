@@ -1,8 +1,7 @@
-import * as v from 'valibot'
-import { createFaultList, type Fault, type FaultInput, faultSnapshotSchema, MAX_FAULTS } from './faults.js'
-import { drawDelay, type LatencyRanges, MAX_LATENCY_MS, parseLatencySettings } from './latency.js'
-import { createRateLimiter, parseRateLimit, type RateLimit, RateLimitShape } from './rate-limit.js'
-import { OPERATION_IDS, type OperationId } from '../operations/registry.js'
+import { createFaultList, type Fault, type FaultInput } from './faults.js'
+import { drawDelay, type LatencyRanges, parseLatencySettings } from './latency.js'
+import { createRateLimiter, parseRateLimit, type RateLimit } from './rate-limit.js'
+import type { OperationId } from '../operations/registry.js'
 import { systemTime } from '../time-source.js'
 
 /** What a snapshot keeps of a state's controls; the rate-limit windows start afresh on restore. */
@@ -13,52 +12,6 @@ export interface ControlsSnapshot {
   nextFaultId: number
   rateLimit: RateLimit | null
 }
-
-/** Whether `parse` takes `value` (the parsers the admin API and the options use, so a snapshot takes no more). */
-function takenBy(parse: (value: unknown) => unknown, value: unknown): boolean {
-  try {
-    parse(value)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const whole = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(max))
-/** Latency as `controls.latency()` gives it: ranges by known operation (or `default`), each `{ min, max }` in ms. */
-const LatencyRangesShape = v.strictObject(
-  Object.fromEntries(
-    ['default', ...OPERATION_IDS].map((name) => [
-      name,
-      v.optional(v.strictObject({ min: whole(MAX_LATENCY_MS), max: whole(MAX_LATENCY_MS) })),
-    ]),
-  ),
-)
-
-/** Controls from outside (a state file): each part as the admin API would take it; fault ids unique, below the next. */
-export const controlsSnapshotSchema = v.pipe(
-  v.strictObject({
-    latency: v.nullable(
-      v.pipe(
-        LatencyRangesShape,
-        v.check((ranges) => takenBy(parseLatencySettings, ranges), 'latency ranges of at most 60000 ms'),
-      ),
-    ),
-    faults: v.pipe(v.array(faultSnapshotSchema), v.maxLength(MAX_FAULTS)),
-    nextFaultId: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
-    rateLimit: v.nullable(
-      v.pipe(
-        v.strictObject(RateLimitShape.options[1].entries),
-        v.check((limit) => takenBy(parseRateLimit, limit), 'a rate limit'),
-      ),
-    ),
-  }),
-  v.check(
-    ({ faults, nextFaultId }) =>
-      new Set(faults.map((fault) => fault.id)).size === faults.length && faults.every((fault) => fault.id < nextFaultId),
-    'fault ids are unique and below nextFaultId',
-  ),
-) satisfies v.GenericSchema<unknown, ControlsSnapshot>
 
 /**
  * Misbehaviour on purpose, for testing a client's failure paths: latency,

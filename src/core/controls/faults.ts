@@ -135,44 +135,6 @@ export function parseFault(input: unknown): FaultInput {
   return fault
 }
 
-const count = (min: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(min))
-
-/** Whether `parseFault` takes the fault's input as it was given (its status with its kind, times or probability...). */
-function takesInput({ id: _id, remaining: _remaining, ...input }: v.InferOutput<typeof FaultFields>): boolean {
-  try {
-    parseFault(input)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const FaultFields = v.strictObject({
-  ...FaultShape.entries,
-  // Canonical, as a fault keeps it: a safe integer or the decimal string of an int64.
-  orderId: v.optional(
-    v.union([
-      count(Number.MIN_SAFE_INTEGER),
-      v.pipe(
-        v.string(),
-        v.check((id) => parseInt64(id) === id, 'a canonical int64'),
-      ),
-    ]),
-  ),
-  id: count(1),
-  remaining: v.nullable(count(1)),
-})
-
-/** A fault as a snapshot lists it, from outside (a state file): one `parseFault` takes, with what is left of its `times`. */
-export const faultSnapshotSchema = v.pipe(
-  FaultFields,
-  v.check(takesInput, 'a fault must be one the simulator takes'),
-  v.check(
-    (fault) => (fault.remaining === null ? fault.times === undefined : fault.times !== undefined && fault.remaining <= fault.times),
-    'remaining goes with times, and is at most times',
-  ),
-) satisfies v.GenericSchema<unknown, Fault>
-
 /** The Error body of a `status` fault. */
 export function faultError(fault: Fault): ApiError {
   const status = fault.status ?? 500

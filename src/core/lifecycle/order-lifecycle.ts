@@ -1,7 +1,5 @@
-import * as v from 'valibot'
 import type { Int64 } from '../glossary.js'
-import { int64Value, parseInt64, type Int64Key } from '../int64.js'
-import { MAX_ORDERS } from '../scenario/scenario-limits.js'
+import { int64Value, type Int64Key } from '../int64.js'
 import { createSchedule } from './schedule.js'
 import type { OrderRecord, OrderStore } from '../state/order-store.js'
 import type { LifecycleRule } from './lifecycle-rule.js'
@@ -45,35 +43,6 @@ export interface LifecycleSnapshot {
   /** The schedule's changes since the last restart, oldest first: an order's due time, or null when it was taken out. */
   changes: Array<[string, number | null]>
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000
-/** Half the range of a `Date`: a start plus every advance stays a date the clock can print. */
-const MAX_TIME_MS = 4.32e15
-const whole = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(max))
-const orderId = v.pipe(
-  v.string(),
-  v.check((id) => parseInt64(id) === id, 'an order id must be a canonical int64 decimal string'),
-)
-
-/** A lifecycle snapshot from outside (a state file): whole numbers in range, each order changed once, no other key. */
-export const lifecycleSnapshotSchema = v.strictObject({
-  rule: v.nullable(
-    v.pipe(
-      v.strictObject({ min: whole(DAY_MS), max: whole(DAY_MS) }),
-      v.check((rule) => rule.min <= rule.max, 'rule.min must not be longer than rule.max'),
-    ),
-  ),
-  seed: whole(Number.MAX_SAFE_INTEGER),
-  startedAt: whole(MAX_TIME_MS),
-  advancedMs: whole(MAX_TIME_MS),
-  random: whole(2 ** 32 - 1),
-  changes: v.pipe(
-    // Each order once: the orders of a scenario, and as many added since.
-    v.array(v.strictTuple([orderId, v.nullable(whole(2 * MAX_TIME_MS))])),
-    v.maxLength(2 * MAX_ORDERS),
-    v.check((changes) => new Set(changes.map(([id]) => id)).size === changes.length, 'each order is changed once'),
-  ),
-}) satisfies v.GenericSchema<unknown, LifecycleSnapshot>
 
 /** mulberry32: a small seeded generator, so that drawn delays repeat run after run; its state is a u32 a snapshot keeps. */
 function seededRandom(seed: number) {

@@ -1,7 +1,8 @@
 import * as v from 'valibot'
 import { expect, test } from 'vitest'
 import type { JournalRecord } from '../state/journal.js'
-import { type CoverageSnapshot, coverageSnapshotSchema, createCoverageCounter } from './coverage-counter.js'
+import { type CoverageSnapshot, createCoverageCounter } from './coverage-counter.js'
+import { coverageSnapshotSchema } from './coverage-snapshot-schema.js'
 
 const SUNSET = new Date('2027-01-01T00:00:00Z')
 

@@ -1,7 +1,8 @@
 import * as v from 'valibot'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { OrderStatus } from '../glossary.js'
-import { createOrderStore, OWN_ORDER_BYTES, type OwnOrderRecord, ownOrderRecordSchema } from './order-store.js'
+import { ownOrderRecordSchema } from './order-record-schema.js'
+import { createOrderStore, OWN_ORDER_BYTES, type OwnOrderRecord } from './order-store.js'
 import { orderRecord } from '../../../test/support/order-record.js'
 
 const order = orderRecord

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
 import type { Order, OrderStatus } from '../glossary.js'
 import { int64Value, parseInt64, type Int64Key } from '../int64.js'
-import { isDateTime } from '../scenario/date-time.js'
 import { type BaseOrders, createBaseOrders, largestIdOf } from './base-orders.js'
 import type { Collection } from './order-model.js'
 
@@ -41,23 +40,6 @@ export function parseOrderRecords(input: unknown): OrderRecord[] | undefined {
 
 /** One order of a state's own as a snapshot holds it: changed, added, or a tombstone (`removed`) of a base order. */
 export type OwnOrderRecord = OrderRecord & { position: number; removed: boolean }
-
-const canonicalId = v.pipe(
-  v.string(),
-  v.check((id) => parseInt64(id) === id, 'an id must be a canonical int64 decimal string'),
-)
-
-/** An own order from outside (a state file): canonical ids, a known status, a whole position; no other key. */
-export const ownOrderRecordSchema = v.strictObject({
-  id: canonicalId,
-  petId: v.nullable(canonicalId),
-  quantity: v.nullable(v.pipe(v.number(), v.safeInteger())),
-  shipDate: v.nullable(v.pipe(v.string(), v.maxLength(64), v.check(isDateTime, 'shipDate must be an RFC 3339 date-time'))),
-  complete: v.nullable(v.boolean()),
-  status: v.picklist(['pending', 'shipped', 'cancelled'] satisfies OrderStatus[]),
-  position: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
-  removed: v.boolean(),
-}) satisfies v.GenericSchema<unknown, OwnOrderRecord>
 
 /** What one order of a state's own (changed or added) costs, measured: about 1 KB with the model's keys and the index. */
 export const OWN_ORDER_BYTES = 1024
