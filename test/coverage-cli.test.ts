@@ -88,18 +88,23 @@ test('merges the files of two suites into one table of every outcome, its count 
   expect(stderr).toBe('Warning: 1 call of the deprecated GET /pets/{petId} (getPetById), which is sunset on 2027-01-01.\n')
 })
 
-test('--json prints the merged result in the shape sim.coverage() gives', async () => {
+test('--json prints the merged result in the shape sim.coverage() gives, with the tests that saw each outcome', async () => {
   const { web, mobile } = await twoSuites()
   const { code, stdout } = run(web, mobile, '--json')
   expect(code).toBe(0)
   const merged = JSON.parse(stdout) as Coverage
-  expect(Object.keys(merged)).toEqual(Object.keys(createSimulator().coverage()))
+  // These files come from no test runner's entry: no test is named, and each outcome says so with an empty list.
+  expect(Object.keys(merged)).toEqual([...Object.keys(createSimulator().coverage()), 'tests'])
+  expect(merged.tests).toEqual([])
+  const listed = createSimulator().coverage().outcomes[0]
   expect(merged.outcomes.find((outcome) => outcome.id === 'listOrders.200')).toEqual({
     id: 'listOrders.200',
     operation: 'listOrders',
     status: 200,
     code: null,
     count: 2,
+    recipe: listed?.recipe,
+    tests: [],
   })
   expect(merged).toMatchObject({ exercised: 4, total: 12 })
   expect(merged.deprecated[0]?.calls).toBe(1)
@@ -168,7 +173,8 @@ test('a folder named twice, or through a link, is counted once; a *.json that is
 test('a coverage file of another version, naming an outcome this one does not document, is refused', async () => {
   const folder = scratch()
   const coverage = createSimulator().coverage()
-  coverage.outcomes.push({ id: 'listOrders.418.teapot', operation: 'listOrders', status: 418, code: 'teapot', count: 1 })
+  const recipe = { text: 'Ask for tea.', steps: [] }
+  coverage.outcomes.push({ id: 'listOrders.418.teapot', operation: 'listOrders', status: 418, code: 'teapot', count: 1, recipe })
   writeFileSync(join(folder, 'old.json'), JSON.stringify(coverage))
   const { code, stderr } = run(folder)
   expect(code).toBe(2)

@@ -58,13 +58,16 @@ test('every outcome the OpenAPI document gives an operation is listed, 0 for tho
     'getPetById.401.unauthorized',
     'getPetById.404.pet_not_found',
   ])
-  expect(coverage.outcomes[0]).toEqual({ id: 'listOrders.200', operation: 'listOrders', status: 200, code: null, count: 0 })
+  // Each with how to provoke it (test/outcome-recipes.test.ts follows every recipe).
+  const recipe = { text: expect.any(String), steps: expect.any(Array) }
+  expect(coverage.outcomes[0]).toEqual({ id: 'listOrders.200', operation: 'listOrders', status: 200, code: null, count: 0, recipe })
   expect(coverage.outcomes[7]).toEqual({
     id: 'cancelOrder.409.order_already_shipped',
     operation: 'cancelOrder',
     status: 409,
     code: 'order_already_shipped',
     count: 0,
+    recipe,
   })
   expect(coverage).toMatchObject({ exercised: 0, total: 12, provoked: [] })
 })

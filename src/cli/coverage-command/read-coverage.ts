@@ -5,16 +5,28 @@ import * as v from 'valibot'
 import { Coverage as CoverageSchema } from '../../core/admin/admin-schemas.js'
 import {
   type Coverage,
+  type CoveredOutcome,
   coverageOf,
   type DeprecatedCalls,
   type ProvokedCount,
   provokedKey,
+  type TestOutcomes,
 } from '../../core/outcome-coverage/coverage-counter.js'
 import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
 
 /** Bad input: exit 2, one line. */
 export class CoverageInputError extends Error {}
+
+/** What `petstore-sim coverage` merges: every outcome names the tests that saw it, and `tests` is always there. */
+export interface MergedCoverage extends Coverage {
+  outcomes: (CoveredOutcome & { tests: string[] })[]
+  /** Every test of every file that named its tests (a name in two files, as two simulators in one test, once). */
+  tests: TestOutcomes[]
+}
+
+/** A coverage file as read: of this version, or of an older one (no recipes, no tests). */
+type CoverageFile = v.InferOutput<typeof CoverageSchema>
 
 /** The largest coverage file read: one state's is a few KiB, so anything this size is not one. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -47,7 +59,7 @@ function realpathOf(file: string): string {
 }
 
 /** One file's coverage, checked against the schema `sim.coverage()` answers with and against this version's outcomes. */
-function readFile(file: string): Coverage {
+function readFile(file: string): CoverageFile {
   let text: string
   try {
     const stat = statSync(file)
@@ -77,19 +89,24 @@ function readFile(file: string): Coverage {
     const at = v.getDotPath(issue) ?? 'the top level'
     throw new CoverageInputError(`${file} is not a coverage file (as sim.coverage() or writeCoverage() gives): ${at}: ${issue.message}.`)
   }
-  const unknown = parsed.output.outcomes.find((outcome) => !KNOWN.has(outcome.id))
-  if (unknown !== undefined) throw new CoverageInputError(`${file} names an outcome this version does not document: ${unknown.id}.`)
+  const unknown =
+    parsed.output.outcomes.find((outcome) => !KNOWN.has(outcome.id))?.id ??
+    parsed.output.tests?.flatMap((entry) => entry.outcomes).find((id) => !KNOWN.has(id))
+  if (unknown !== undefined) throw new CoverageInputError(`${file} names an outcome this version does not document: ${unknown}.`)
   const notDeprecated = parsed.output.deprecated.find((entry) => !DEPRECATED.has(entry.operation))
   if (notDeprecated !== undefined)
     throw new CoverageInputError(`${file} names ${notDeprecated.operation} as deprecated, which this version does not.`)
   return parsed.output
 }
 
-/** The coverage of every file, added up, in the shape one file has. */
-function mergeCoverage(parts: readonly Coverage[]): Coverage {
+/** The coverage of every file, added up, in the shape one file has, each outcome with the tests that saw it. */
+function mergeCoverage(parts: readonly CoverageFile[]): MergedCoverage {
   const counts = new Map<string, number>()
   const provoked = new Map<string, ProvokedCount>()
   const deprecated = new Map<string, DeprecatedCalls>()
+  // A test named in two files (two simulators, or a session and the default state, in one test) is one test.
+  const tests = new Map<string, Set<string>>()
+  let testsLeftOut = 0
   for (const part of parts) {
     for (const { id, count } of part.outcomes) counts.set(id, (counts.get(id) ?? 0) + count)
     for (const entry of part.provoked) {
@@ -107,13 +124,39 @@ function mergeCoverage(parts: readonly Coverage[]): Coverage {
         if (entry.sunset < kept.sunset) kept.sunset = entry.sunset
       }
     }
+    for (const { name, outcomes } of part.tests ?? []) {
+      const seen = tests.get(name) ?? new Set()
+      for (const id of outcomes) seen.add(id)
+      tests.set(name, seen)
+    }
+    testsLeftOut += part.testsLeftOut ?? 0
   }
-  return coverageOf(counts, [...provoked.values()], [...deprecated.values()])
+  const order = SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id)
+  const named = [...tests].map(([name, seen]) => ({ name, outcomes: order.filter((id) => seen.has(id)) }))
+  const merged = coverageOf(counts, [...provoked.values()], [...deprecated.values()], { tests: named, testsLeftOut })
+  return {
+    ...merged,
+    outcomes: merged.outcomes.map((outcome) => ({ ...outcome, tests: testsSeeing(named, outcome.id) })),
+    tests: named,
+  }
+}
+
+/** The names of the tests that saw outcome `id`, in `tests`' order. */
+const testsSeeing = (tests: readonly TestOutcomes[], id: string): string[] =>
+  tests.filter((test) => test.outcomes.includes(id)).map((test) => test.name)
+
+/**
+ * Per documented outcome id (in the document's order), the names of the tests
+ * that saw it: what `--by-test` prints. An outcome with a count and no name was
+ * seen outside a named test (a file of an older version, a request in `beforeAll`).
+ */
+export function testsByOutcome(coverage: MergedCoverage): Map<string, string[]> {
+  return new Map(coverage.outcomes.map((outcome) => [outcome.id, [...outcome.tests]]))
 }
 
 /** Every coverage file of `dirs`, merged; a folder without one is bad input (the suite wrote none there). */
-export function readCoverage(dirs: readonly string[]): { coverage: Coverage; files: number } {
-  const parts: Coverage[] = []
+export function readCoverage(dirs: readonly string[]): { coverage: MergedCoverage; files: number } {
+  const parts: CoverageFile[] = []
   // A folder named twice, or through a link, is read once: its counts must not double.
   const read = new Set<string>()
   for (const dir of dirs) {

@@ -1,5 +1,6 @@
 // The shapes the admin API reads and answers, as valibot schemas: the admin document's components and the admin client's types.
 import * as v from 'valibot'
+import { MAX_TEST_NAME, MAX_TESTS } from '../outcome-coverage/current-test.js'
 import { OPERATION_IDS } from '../operations/registry.js'
 import { ROUTE_METHODS } from '../routes/route-schema.js'
 import { described, exactly, int, nullable, optional, whole } from './schema-parts.js'
@@ -244,16 +245,62 @@ export const DeprecatedCalls = v.strictObject({
   calls: int(0),
   sunset: described(DateTime, 'The sunset date the simulator announces for it.'),
 })
+export const RecipeStep = described(
+  v.union([
+    v.strictObject({
+      admin: v.strictObject({
+        method: v.picklist(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']),
+        path: described(slashed('^/__sim'), 'Under /__sim.'),
+        body: optional(v.unknown(), 'The JSON body, when the call takes one.'),
+      }),
+    }),
+    v.strictObject({
+      request: v.strictObject({
+        method: v.picklist(['GET', 'DELETE']),
+        path: described(v.string(), "The whole path, the simulator's API base path included: /v1/store/orders/1."),
+        headers: optional(v.record(v.string(), v.string())),
+      }),
+    }),
+  ]),
+  'An admin call to make, or the API request that gives the outcome.',
+)
+export const Recipe = described(
+  v.strictObject({
+    text: described(v.string(), 'One line for a person.'),
+    steps: described(v.array(RecipeStep), 'In order: admin calls, then the one API request.'),
+  }),
+  'How to provoke the outcome on a fresh session of the default server (docs/coverage.md).',
+)
+export const CoveredOutcome = v.strictObject({
+  ...outcomeFields,
+  // Optional: a coverage file of an older version has none, and still merges.
+  recipe: v.optional(Recipe),
+  tests: optional(v.array(v.string()), 'Only in what petstore-sim coverage merges (--json): the names of the tests that saw it.'),
+})
+/** A test's full name as coverage keeps it: no control character, at most 200 characters (a longer one was cut, ending in …). */
+const TestName = v.pipe(
+  v.string(),
+  v.minLength(1, 'a test name is empty'),
+  v.maxLength(MAX_TEST_NAME, `a test name has more than ${MAX_TEST_NAME} characters`),
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+  v.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'a test name holds a control character'),
+)
+export const TestOutcomes = v.strictObject({
+  name: described(TestName, "The test's full name: its file and titles, as the test runner gives them."),
+  outcomes: described(v.array(v.string()), "The ids of the documented outcomes its requests got, in the document's order."),
+})
 /** What `sim.coverage()`, GET /__sim/coverage and a coverage file hold: typed, so that a consumer's compiler needs not infer it. */
 export const Coverage: v.GenericSchema<{
-  outcomes: v.InferOutput<typeof OutcomeCount>[]
+  outcomes: v.InferOutput<typeof CoveredOutcome>[]
   exercised: number
   total: number
   provoked: v.InferOutput<typeof ProvokedCount>[]
   deprecated: v.InferOutput<typeof DeprecatedCalls>[]
+  tests?: v.InferOutput<typeof TestOutcomes>[]
+  testsLeftOut?: number
 }> = v.strictObject({
   outcomes: described(
-    v.array(OutcomeCount),
+    v.array(CoveredOutcome),
     "Every documented outcome, in the OpenAPI document's order; count 0 for those never answered.",
   ),
   exercised: int(0, undefined, 'How many outcomes have a count.'),
@@ -263,4 +310,9 @@ export const Coverage: v.GenericSchema<{
     'What faults, latency, Prefer and the rate limit made of answers, apart from outcomes (a slow answer counts in both).',
   ),
   deprecated: described(v.array(DeprecatedCalls), 'The deprecated operations and how often they were called.'),
+  tests: optional(
+    v.pipe(v.array(TestOutcomes), v.maxLength(MAX_TESTS, `more than ${MAX_TESTS.toLocaleString('en-US')} tests`)),
+    "The tests answered with a documented outcome, once a test runner's entry names the running test; absent otherwise.",
+  ),
+  testsLeftOut: optional(int(1, undefined), `How many more tests were answered once tests held ${MAX_TESTS}: counted, not named.`),
 })

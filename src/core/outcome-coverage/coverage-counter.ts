@@ -1,6 +1,9 @@
 import type { OperationId } from '../operations/registry.js'
 import type { JournalRecord } from '../state/journal.js'
+import { currentTestName } from './current-test.js'
+import { type Recipe, recipeOf } from './outcome-recipes.js'
 import { type DeprecatedOperation, type Outcome, outcomeId, SPEC_OUTCOMES } from './outcomes.js'
+import { createTestAttribution } from './test-attribution.js'
 
 /** The simulator's control that made an answer what it was, instead of (or, for latency, besides) the service's rules. */
 export type Control = 'fault' | 'latency' | 'prefer' | 'rate-limit'
@@ -8,6 +11,21 @@ export type Control = 'fault' | 'latency' | 'prefer' | 'rate-limit'
 /** A documented outcome and how many answers were it. */
 export interface OutcomeCount extends Outcome {
   count: number
+}
+
+/** A documented outcome in a coverage: its count, how to provoke it, and in a merged coverage the tests that saw it. */
+export interface CoveredOutcome extends OutcomeCount {
+  /** The admin calls and the one request that give this outcome on a fresh session (docs/coverage.md). */
+  recipe: Recipe
+  /** Only in what `petstore-sim coverage` merges: the names of the tests that saw it, in `tests`' order. */
+  tests?: string[]
+}
+
+/** One test, by its full name (file and titles), and the documented outcomes its requests were answered with. */
+export interface TestOutcomes {
+  name: string
+  /** Outcome ids, in the OpenAPI document's order. */
+  outcomes: string[]
 }
 
 /** An answer a test provoked with the simulator's controls, counted apart from the service's own outcomes. */
@@ -28,7 +46,7 @@ export interface DeprecatedCalls extends DeprecatedOperation {
  */
 export interface Coverage {
   /** Every documented outcome, in the OpenAPI document's order; `count` 0 for those never answered. */
-  outcomes: OutcomeCount[]
+  outcomes: CoveredOutcome[]
   /** How many of `outcomes` have a count. */
   exercised: number
   /** How many outcomes the service documents. */
@@ -37,16 +55,48 @@ export interface Coverage {
   provoked: ProvokedCount[]
   /** The deprecated operations (GET /pets/{petId}) and how often they were called. */
   deprecated: DeprecatedCalls[]
+  /**
+   * The tests whose requests were answered with a documented outcome, in the
+   * order they first were (at most `MAX_TESTS`): present once a test runner's
+   * entry names the running test (docs/coverage.md), absent otherwise.
+   */
+  tests?: TestOutcomes[]
+  /** How many more tests were answered once `tests` was full: counted, not named. Present only then. */
+  testsLeftOut?: number
+}
+
+/** What a coverage holds beside its counts: the API base path its recipes name, and the tests that were answered. */
+export interface CoverageExtras {
+  /** The simulator's API base path, `/v1` by default: the recipes' requests are under it. */
+  basePath?: string
+  tests?: TestOutcomes[]
+  testsLeftOut?: number
 }
 
 /** A provoked answer's key: the same outcome provoked by two controls is two entries. */
 export const provokedKey = ({ control, id }: { control: Control; id: string }) => `${control} ${id}`
 
-/** A coverage whole: every documented outcome in the document's order with its count (0 when absent), and the totals. */
-export function coverageOf(counts: ReadonlyMap<string, number>, provoked: ProvokedCount[], deprecated: DeprecatedCalls[]): Coverage {
-  const outcomes = SPEC_OUTCOMES.outcomes.map((outcome) => ({ ...outcome, count: counts.get(outcome.id) ?? 0 }))
+/**
+ * A coverage whole: every documented outcome in the document's order with its count (0 when absent) and its recipe,
+ * the totals, and the tests when there are any.
+ */
+export function coverageOf(
+  counts: ReadonlyMap<string, number>,
+  provoked: ProvokedCount[],
+  deprecated: DeprecatedCalls[],
+  { basePath, tests = [], testsLeftOut = 0 }: CoverageExtras = {},
+): Coverage {
+  const outcomes = SPEC_OUTCOMES.outcomes.map((outcome) => ({
+    ...outcome,
+    count: counts.get(outcome.id) ?? 0,
+    recipe: recipeOf(outcome, basePath),
+  }))
   const exercised = outcomes.filter((outcome) => outcome.count > 0).length
-  return { outcomes, exercised, total: outcomes.length, provoked, deprecated }
+  const coverage: Coverage = { outcomes, exercised, total: outcomes.length, provoked, deprecated }
+  // Absent rather than empty: a coverage without a runner's names keeps the shape it always had.
+  if (tests.length > 0 || testsLeftOut > 0) coverage.tests = tests
+  if (testsLeftOut > 0) coverage.testsLeftOut = testsLeftOut
+  return coverage
 }
 
 /** What a snapshot keeps of a state's counts: only those above 0. */
@@ -91,15 +141,24 @@ function provokedCode({ code = null, fault }: JournalRecord): string | null {
   return fault === undefined || fault === 'status' ? null : fault
 }
 
+/** How a counter is made: the simulator's API base path (for the recipes), and how it reads the running test's name. */
+export interface CounterOptions {
+  basePath?: string
+  /** The running test's full name, or undefined; read once per counted answer. Default: what a runner's entry said. */
+  testName?: () => string | undefined
+}
+
 /**
  * Creates a state's counter. Its keys are bounded by what can be answered:
  * the documented outcomes, and per operation the statuses faults, `Prefer`
- * and the rate limit make (a few dozen), so it needs no bound in bytes.
+ * and the rate limit make (a few dozen); the tests named are at most
+ * `MAX_TESTS`, each name at most `MAX_TEST_NAME` characters.
  */
-export function createCoverageCounter() {
+export function createCoverageCounter({ basePath, testName: runningTest = currentTestName }: CounterOptions = {}) {
   const slots = slotsByOperation()
   const provoked = new Map<string, ProvokedCount>()
   const calls = new Map<string, number>()
+  const tests = createTestAttribution<Slot>(runningTest)
   let revision = 0
   const countProvoked = (record: JournalRecord, control: Control, code: string | null, empty: boolean, status = record.status) => {
     const operation = record.operation as OperationId
@@ -126,7 +185,10 @@ export function createCoverageCounter() {
           .get(operation)
           ?.find(({ outcome, empty: isEmpty }) => outcome.status === status && outcome.code === code && isEmpty === empty)
         // An answer no outcome documents (a 500 of a bug) is the simulator's, not the service's: not counted.
-        if (slot !== undefined) slot.count++
+        if (slot !== undefined) {
+          slot.count++
+          tests.add(slot)
+        }
         // A slow body is the service's answer too, and what the fault made of it (a thrown error or a 204 has none to slow).
         if (record.fault === 'slow-body' && code === null && record.body !== 'none') countProvoked(record, 'fault', 'slow-body', empty)
       }
@@ -140,17 +202,20 @@ export function createCoverageCounter() {
         calls: calls.get(entry.operation) ?? 0,
         sunset: sunsetAt.toISOString(),
       }))
-      const counts = new Map([...slots.values()].flat().map(({ outcome, count }) => [outcome.id, count]))
+      const all = [...slots.values()].flat()
+      const counts = new Map(all.map(({ outcome, count }) => [outcome.id, count]))
       return coverageOf(
         counts,
         [...provoked.values()].map((entry) => ({ ...entry })),
         deprecated,
+        { ...(basePath === undefined ? {} : { basePath }), ...tests.report(all, (slot) => slot.outcome.id) },
       )
     },
     clear() {
       for (const slot of [...slots.values()].flat()) slot.count = 0
       provoked.clear()
       calls.clear()
+      tests.clear()
       revision++
     },
     /** Moves on every count and clear: what a watcher compares. */
@@ -163,7 +228,10 @@ export function createCoverageCounter() {
         deprecatedCalls: Object.fromEntries(calls),
       }
     },
-    /** Puts back counts a snapshot kept (checked by `coverageSnapshotSchema`): names it does not know refuse it whole. */
+    /**
+     * Puts back counts a snapshot kept (checked by `coverageSnapshotSchema`): names it does not know refuse it whole.
+     * A snapshot keeps no test names: those of now would not match the counts put back, so they go.
+     */
     restore(snapshot: CoverageSnapshot): void {
       const byId = new Map([...slots.values()].flat().map((slot) => [slot.outcome.id, slot]))
       const counted = Object.entries(snapshot.outcomes).map(([id, value]) => [byId.get(id), value] as const)
@@ -176,6 +244,7 @@ export function createCoverageCounter() {
       for (const entry of snapshot.provoked) provoked.set(provokedKey(entry), { ...entry })
       calls.clear()
       for (const [operation, value] of called) calls.set(operation, value)
+      tests.clear()
       revision++
     },
   }

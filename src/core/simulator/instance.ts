@@ -210,7 +210,7 @@ export function createInstanceFactory(
         controls: createControls(Math.random, time.now),
         journal: createJournal(checked.journalSize),
         routes: createRouteBook(active.scenario.routes ?? [], routeCharge),
-        coverage: createCoverageCounter(),
+        coverage: createCoverageCounter({ basePath: checked.base.path }),
         lifecycle: createOrderLifecycle(store, (error) => report(error, 'Shipping orders on their own (lifecycle)'), time),
         active,
         keysRefused: false,
