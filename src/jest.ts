@@ -1,4 +1,6 @@
-import { expect } from '@jest/globals'
+import { relative, sep } from 'node:path'
+import { afterEach, beforeEach, expect } from '@jest/globals'
+import { setCurrentTest } from './core/outcome-coverage/current-test.js'
 import { type ReceivedMatchers, toHaveReceived } from './core/simulator/to-have-received.js'
 import type { RequestFilter } from './core/state/request-filter.js'
 
@@ -20,5 +22,23 @@ expect.extend({
     return toHaveReceived(this.isNot ?? false, received, filter, options)
   },
 })
+
+/**
+ * A Jest test's full name as coverage keeps it: its file (from the working directory, with `/`), then Jest's own
+ * full name, its describe titles and its title joined by spaces as Jest prints and `-t` matches them.
+ */
+function jestTestName(testPath: string | undefined, currentTestName: string | undefined): string | undefined {
+  if (currentTestName === undefined) return undefined
+  if (testPath === undefined) return currentTestName
+  return `${relative(process.cwd(), testPath).split(sep).join('/')} > ${currentTestName}`
+}
+
+// Each test's name, for coverage to attribute the answers its requests get (docs/coverage.md). Between tests
+// (beforeAll, afterAll) no test runs, so nothing is attributed. Hooks of a setupFilesAfterEnv file wrap every test.
+beforeEach(() => {
+  const { testPath, currentTestName } = expect.getState()
+  setCurrentTest(jestTestName(testPath, currentTestName))
+})
+afterEach(() => setCurrentTest(undefined))
 
 export type { RequestFilter }

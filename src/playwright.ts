@@ -5,6 +5,7 @@ import { DEFAULT_COVERAGE_DIR, writeCoverage } from './transports/node/write-cov
 import type { RequestFilter } from './core/state/request-filter.js'
 import { openSimulatorFixture, type SimulatorTestOptions } from './transports/playwright/open-fixture.js'
 import { toHaveReceived } from './transports/playwright/received-matcher.js'
+import { testCoverage } from './transports/playwright/test-coverage.js'
 import type { SimulatorFixture } from './transports/playwright/simulator-fixture.js'
 
 export type { PactFixtureOptions, SimulatorTestOptions } from './transports/playwright/open-fixture.js'
@@ -46,8 +47,10 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
   sim: async ({ context, baseURL, scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage }, use, testInfo) => {
     const options = { scenario, simulatorUrl, simulatorMode, simulatorAdminToken, pact, simulatorCoverage, baseURL }
     const opened = await openSimulatorFixture(context, options, testInfo)
+    // The session is this test's: its coverage names this test as the one that saw its outcomes.
+    const sim: SimulatorFixture = { ...opened.sim, coverage: async () => testCoverage(await opened.sim.coverage(), testInfo.titlePath) }
     try {
-      await use(opened.sim)
+      await use(sim)
       // Only a test that passed adds to the pact: what a failed one sent (even one expected to fail) may not be what the app needs.
       if (pact !== undefined && testInfo.status === 'passed') {
         const { dir, ...names } = pact
@@ -56,7 +59,7 @@ export const test = baseTest.extend<SimulatorTestOptions & { sim: SimulatorFixtu
         await addToRunPact(await opened.sim.pact(names), dir === undefined ? { parts } : { parts, dir })
       }
       // Every test's, passed or not: coverage says what the app met, which a failed test met too.
-      if (simulatorCoverage !== false) await writeTestCoverage(opened.sim, simulatorCoverage, testInfo)
+      if (simulatorCoverage !== false) await writeTestCoverage(sim, simulatorCoverage, testInfo)
     } finally {
       await opened.close()
     }

@@ -77,6 +77,21 @@ describe.skipIf(SKIP_BROWSER_TESTS)('petstore-orders-simulator/playwright, run b
     expect(countOf('cancelOrder.204')).toBeGreaterThanOrEqual(1)
     expect(countOf('cancelOrder.409.order_already_shipped')).toBeGreaterThanOrEqual(1)
     expect(countOf('listOrders.200')).toBeGreaterThanOrEqual(2)
+    // Each file is one test's session, named by its title path: file, describe titles, title.
+    const named = Object.fromEntries(merged.tests.map(({ name, outcomes }) => [name, outcomes]))
+    expect(named).toMatchObject({
+      "pact.spec.ts > a pact of the run (server mode) > each passing test adds its session's interactions (server)": [
+        'listOrders.200',
+        'cancelOrder.204',
+      ],
+      "pact.spec.ts > a pact of the run (route mode) > each passing test adds its session's interactions (route)": [
+        'listOrders.200',
+        'cancelOrder.409.order_already_shipped',
+      ],
+    })
+    expect(merged.outcomes.find((outcome) => outcome.id === 'cancelOrder.204')?.tests).toContain(
+      "pact.spec.ts > a pact of the run (server mode) > each passing test adds its session's interactions (server)",
+    )
 
     const errorOf = (title: string) => tests.find((reported) => reported.title === title)?.errors.join('\n') ?? ''
     expect(errorOf('unknown scenario (server)')).toContain(
