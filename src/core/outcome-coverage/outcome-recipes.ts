@@ -56,12 +56,12 @@ function factsOf(name: string, raw: RawScenario): ScenarioFacts {
   }
 }
 
-/** The built-in scenarios a recipe may reset to, in the catalog's order. */
-function plainScenarios(): ScenarioFacts[] {
-  return Object.entries(BUILTIN_SCENARIOS)
+/** The built-in scenarios a recipe may reset to, in the catalog's order: read once, as every recipe reads them. */
+const PLAIN_SCENARIOS: readonly ScenarioFacts[] = Object.freeze(
+  Object.entries(BUILTIN_SCENARIOS)
     .map(([name, raw]) => factsOf(name, raw as RawScenario))
-    .filter((scenario) => scenario.plain)
-}
+    .filter((scenario) => scenario.plain),
+)
 
 /** The smallest positive whole number that is not one of `taken`: an id a scenario does not hold. */
 function freeId(taken: readonly string[]): string {
@@ -80,71 +80,73 @@ interface Plan {
   why: string
 }
 
-type Rule = (scenarios: ScenarioFacts[], outcome: Outcome) => Plan | undefined
-
-const first = <T>(items: readonly T[], test: (item: T) => boolean): T | undefined => items.find(test)
+type Rule = (scenarios: readonly ScenarioFacts[], outcome: Outcome) => Plan | undefined
 
 /** The first plain scenario's explicit order with this status, and the scenario. */
-function orderWith(scenarios: ScenarioFacts[], status: string) {
+function orderWith(scenarios: readonly ScenarioFacts[], status: string) {
   for (const scenario of scenarios) {
-    const order = first(scenario.orders, (each) => each.status === status)
+    const order = scenario.orders.find((each) => each.status === status)
     if (order !== undefined) return { scenario: scenario.name, id: order.id }
   }
   return undefined
 }
 
-/** A rule per Error code. */
-const BY_CODE: Record<string, Rule> = {
-  unauthorized: ([scenario]) => scenario && { scenario: scenario.name, param: '1', withKey: false, why: 'every call needs a bearer key' },
-  invalid_order_id: ([scenario]) => scenario && { scenario: scenario.name, param: 'abc', withKey: true, why: 'abc is not an order id' },
-  order_not_found: (scenarios) => {
-    const scenario = [...scenarios].filter((each) => !each.generates).sort((a, b) => a.orders.length - b.orders.length)[0]
-    if (scenario === undefined) return undefined
-    const id = freeId(scenario.orders.map((order) => order.id))
-    return { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds no order ${id}` }
-  },
-  order_already_shipped: (scenarios) => {
-    const found = orderWith(scenarios, 'shipped')
-    return found && { scenario: found.scenario, param: found.id, withKey: true, why: `order ${found.id} has shipped` }
-  },
-  order_not_pending: (scenarios) => {
-    const found = orderWith(scenarios, 'pending')
-    if (found === undefined) return undefined
-    const admin = {
-      steps: [{ admin: { method: 'PATCH', path: `/__sim/orders/${found.id}`, body: { status: 'cancelled' } } } as const],
-      text: `, set order ${found.id} to cancelled`,
-    }
-    return { scenario: found.scenario, admin, param: found.id, withKey: true, why: `order ${found.id} is cancelled, not pending` }
-  },
-  pet_not_found: (scenarios) => {
-    const scenario = first(scenarios, (each) => each.pets.length > 0)
-    if (scenario === undefined) return undefined
-    const id = freeId(scenario.pets)
-    return { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds no pet ${id}` }
-  },
-}
+/** A rule per Error code (a Map: a code is never looked up among an object's inherited names). */
+const BY_CODE = new Map(
+  Object.entries<Rule>({
+    unauthorized: ([scenario]) => scenario && { scenario: scenario.name, param: '1', withKey: false, why: 'every call needs a bearer key' },
+    invalid_order_id: ([scenario]) => scenario && { scenario: scenario.name, param: 'abc', withKey: true, why: 'abc is not an order id' },
+    order_not_found: (scenarios) => {
+      const scenario = [...scenarios].filter((each) => !each.generates).sort((a, b) => a.orders.length - b.orders.length)[0]
+      if (scenario === undefined) return undefined
+      const id = freeId(scenario.orders.map((order) => order.id))
+      return { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds no order ${id}` }
+    },
+    order_already_shipped: (scenarios) => {
+      const found = orderWith(scenarios, 'shipped')
+      return found && { scenario: found.scenario, param: found.id, withKey: true, why: `order ${found.id} has shipped` }
+    },
+    order_not_pending: (scenarios) => {
+      const found = orderWith(scenarios, 'pending')
+      if (found === undefined) return undefined
+      const admin = {
+        steps: [{ admin: { method: 'PATCH', path: `/__sim/orders/${found.id}`, body: { status: 'cancelled' } } } as const],
+        text: `, set order ${found.id} to cancelled`,
+      }
+      return { scenario: found.scenario, admin, param: found.id, withKey: true, why: `order ${found.id} is cancelled, not pending` }
+    },
+    pet_not_found: (scenarios) => {
+      const scenario = scenarios.find((each) => each.pets.length > 0)
+      if (scenario === undefined) return undefined
+      const id = freeId(scenario.pets)
+      return { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds no pet ${id}` }
+    },
+  }),
+)
 
 /** A rule per success, by the operation's method and what its path names. */
-const BY_SUCCESS: Record<string, Rule> = {
-  'DELETE order': (scenarios) => {
-    const found = orderWith(scenarios, 'pending')
-    return found && { scenario: found.scenario, param: found.id, withKey: true, why: `order ${found.id} is pending` }
-  },
-  'GET list': (scenarios, outcome) => {
-    const empty = outcome.id.endsWith('.empty')
-    const scenario = first(scenarios, (each) => (each.orders.length > 0 || each.generates) !== empty)
-    if (scenario === undefined) return undefined
-    const why = empty ? `scenario ${scenario.name} holds no orders` : `scenario ${scenario.name} holds orders`
-    return { scenario: scenario.name, param: '', withKey: true, why }
-  },
-  'GET pet': (scenarios) => {
-    const scenario = first(scenarios, (each) => each.pets.length > 0)
-    const id = scenario?.pets[0]
-    return scenario && id !== undefined
-      ? { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds pet ${id}` }
-      : undefined
-  },
-}
+const BY_SUCCESS = new Map(
+  Object.entries<Rule>({
+    'DELETE order': (scenarios) => {
+      const found = orderWith(scenarios, 'pending')
+      return found && { scenario: found.scenario, param: found.id, withKey: true, why: `order ${found.id} is pending` }
+    },
+    'GET list': (scenarios, outcome) => {
+      const empty = outcome.id.endsWith('.empty')
+      const scenario = scenarios.find((each) => (each.orders.length > 0 || each.generates) !== empty)
+      if (scenario === undefined) return undefined
+      const why = empty ? `scenario ${scenario.name} holds no orders` : `scenario ${scenario.name} holds orders`
+      return { scenario: scenario.name, param: '', withKey: true, why }
+    },
+    'GET pet': (scenarios) => {
+      const scenario = scenarios.find((each) => each.pets.length > 0)
+      const id = scenario?.pets[0]
+      return scenario && id !== undefined
+        ? { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds pet ${id}` }
+        : undefined
+    },
+  }),
+)
 
 /** What an operation's path names: an order, a pet, or (none) the list. */
 function subjectOf(path: string): string {
@@ -161,10 +163,10 @@ export function recipeOf(outcome: Outcome, basePath = '/v1'): Recipe {
       ? undefined
       : outcome.code === null
         ? outcome.status < 300
-          ? BY_SUCCESS[`${operation.method} ${subjectOf(operation.path)}`]
+          ? BY_SUCCESS.get(`${operation.method} ${subjectOf(operation.path)}`)
           : undefined
-        : BY_CODE[outcome.code]
-  const plan = operation === undefined ? undefined : rule?.(plainScenarios(), outcome)
+        : BY_CODE.get(outcome.code)
+  const plan = operation === undefined ? undefined : rule?.(PLAIN_SCENARIOS, outcome)
   if (operation === undefined || plan === undefined) throw new RangeError(`No rule makes a recipe for the outcome ${outcome.id}.`)
   const base = basePath.replace(/\/+$/, '')
   const path = base + operation.path.replace(/\{[^}]+\}/, encodeURIComponent(plan.param))
