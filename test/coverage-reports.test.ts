@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import { schema as ctrfSchema } from 'ctrf'
+import { schema as ctrfSchema, validate as ctrfValidate } from 'ctrf'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { afterEach, expect, test } from 'vitest'
 import { coverageMain } from '../src/cli/coverage-command/coverage-main.js'
@@ -81,6 +81,8 @@ test('--format ctrf writes a CTRF file that validates against CTRF’s published
   addFormats(ajv)
   const validate = ajv.compile(ctrfSchema)
   expect(validate(report), JSON.stringify(validate.errors)).toBe(true)
+  // And by CTRF's reference implementation, as a dashboard that uses it would read the file.
+  expect(ctrfValidate(report)).toEqual({ valid: true, errors: [] })
 
   expect(report.results.tool.name).toBe('petstore-sim coverage')
   expect(report.results.summary).toMatchObject({
