@@ -3,13 +3,20 @@ import type { Coverage } from '../../core/outcome-coverage/coverage-counter.js'
 import { exercisedShare as share } from '../../core/outcome-coverage/share.js'
 import { escapeControls } from '../terminal-text.js'
 
-/** The table: one line per outcome, its mark ("seen" or "never"), its count. */
+/**
+ * The table: one line per outcome, its mark ("seen" or "never"), its count; under an outcome never seen,
+ * indented, how to provoke it (its recipe's text), so that the developer need not work it out from the spec.
+ */
 export function coverageTable(coverage: Coverage, files: number): string {
   const width = Math.max(...coverage.outcomes.map((outcome) => outcome.id.length), 'Outcome'.length) + 2
   const line = (id: string, seen: string, count: string) => `${id.padEnd(width)}${seen.padEnd(7)}${count.padStart(7)}`
   const lines = [
     line('Outcome', 'Seen', 'Count'),
-    ...coverage.outcomes.map((outcome) => line(outcome.id, outcome.count > 0 ? 'seen' : 'never', String(outcome.count))),
+    ...coverage.outcomes.flatMap((outcome) =>
+      outcome.count > 0
+        ? [line(outcome.id, 'seen', String(outcome.count))]
+        : [line(outcome.id, 'never', '0'), `  To provoke it: ${escapeControls(outcome.recipe.text)}`],
+    ),
     '',
     `${share(coverage)} of the service's documented outcomes exercised, from ${files} coverage file${files === 1 ? '' : 's'}.`,
   ]
