@@ -43,8 +43,3 @@ export function testName(name: string): string {
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1)
   return `${cut}${CUT_MARKER}`
 }
-
-/** A name the files may hold: what `testName` gives (no control character, at most `MAX_TEST_NAME` characters). */
-export const isTestName = (name: string): boolean =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
-  name !== '' && name.length <= MAX_TEST_NAME && !/[\u0000-\u001f\u007f-\u009f]/.test(name)
