@@ -233,7 +233,6 @@ const outcomeFields = {
   code: nullable(v.string(), "The Error body's code (for a provoked answer that has none: the fault's kind); null for a success."),
   count: int(0),
 }
-export const OutcomeCount = v.strictObject(outcomeFields)
 export const ProvokedCount = v.strictObject({
   ...outcomeFields,
   control: described(v.picklist(['fault', 'latency', 'prefer', 'rate-limit']), 'The control that provoked it.'),
@@ -273,8 +272,8 @@ export const Recipe = described(
 )
 export const CoveredOutcome = v.strictObject({
   ...outcomeFields,
-  // Optional: a coverage file of an older version has none, and still merges.
-  recipe: v.optional(Recipe),
+  // Optional: a coverage file of an older version has none, and still merges; every answer of this version has one.
+  recipe: optional(Recipe, 'Always in an answer of this version; absent in a coverage file an older version wrote.'),
   tests: optional(v.array(v.string()), 'Only in what petstore-sim coverage merges (--json): the names of the tests that saw it.'),
 })
 /** A test's full name as coverage keeps it: no control character, at most 200 characters (a longer one was cut, ending in …). */
