@@ -63,6 +63,13 @@ describe('recipeOf: a recipe for every documented outcome', () => {
     }
   })
 
+  test('a simulator at the root of its origin has request paths at the root', () => {
+    const [first] = OUTCOMES
+    if (first === undefined) throw new Error('no outcomes')
+    const last = recipeOf(first, '/').steps.at(-1) as Extract<RecipeStep, { request: unknown }>
+    expect(last.request.path).toBe('/store/orders')
+  })
+
   test('an outcome no rule covers is refused in one line, naming it', () => {
     const unknown = (fields: Partial<Outcome>): Outcome => ({ id: 'x', operation: 'cancelOrder', status: 418, code: null, ...fields })
     expect(() => recipeOf(unknown({ id: 'cancelOrder.418' }))).toThrow(/^No rule makes a recipe for the outcome cancelOrder\.418\.$/)

@@ -73,53 +73,56 @@ function freeId(taken: readonly string[]): string {
 /** What a rule decides: the scenario, admin calls after the reset, the path parameter, the key, and why. */
 interface Plan {
   scenario: string
+  param: string
+  why: string
   /** Admin calls after the reset, and what they do (", set order 1 to cancelled"). */
   admin?: { steps: RecipeStep[]; text: string }
-  param: string
-  withKey: boolean
-  why: string
+  /** Asked without a key (every other recipe sends the default one). */
+  keyless?: true
 }
 
 type Rule = (scenarios: readonly ScenarioFacts[], outcome: Outcome) => Plan | undefined
 
-/** The first plain scenario's explicit order with this status, and the scenario. */
+/** The first scenario's explicit order with this status: its scenario and id, as a plan's start. */
 function orderWith(scenarios: readonly ScenarioFacts[], status: string) {
-  for (const scenario of scenarios) {
-    const order = scenario.orders.find((each) => each.status === status)
-    if (order !== undefined) return { scenario: scenario.name, id: order.id }
+  for (const { name, orders } of scenarios) {
+    const order = orders.find((each) => each.status === status)
+    if (order !== undefined) return { scenario: name, param: order.id }
   }
   return undefined
 }
 
+const withPets = (scenarios: readonly ScenarioFacts[]) => scenarios.find((each) => each.pets.length > 0)
+
 /** A rule per Error code (a Map: a code is never looked up among an object's inherited names). */
 const BY_CODE = new Map(
   Object.entries<Rule>({
-    unauthorized: ([scenario]) => scenario && { scenario: scenario.name, param: '1', withKey: false, why: 'every call needs a bearer key' },
-    invalid_order_id: ([scenario]) => scenario && { scenario: scenario.name, param: 'abc', withKey: true, why: 'abc is not an order id' },
+    unauthorized: ([first]) => first && { scenario: first.name, param: '1', keyless: true, why: 'every call needs a bearer key' },
+    invalid_order_id: ([first]) => first && { scenario: first.name, param: 'abc', why: 'abc is not an order id' },
     order_not_found: (scenarios) => {
-      const scenario = [...scenarios].filter((each) => !each.generates).sort((a, b) => a.orders.length - b.orders.length)[0]
+      // The scenario with the fewest orders (that generates none), and an id it does not hold.
+      const scenario = scenarios.filter((each) => !each.generates).sort((a, b) => a.orders.length - b.orders.length)[0]
       if (scenario === undefined) return undefined
-      const id = freeId(scenario.orders.map((order) => order.id))
-      return { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds no order ${id}` }
+      const param = freeId(scenario.orders.map((order) => order.id))
+      return { scenario: scenario.name, param, why: `scenario ${scenario.name} holds no order ${param}` }
     },
     order_already_shipped: (scenarios) => {
       const found = orderWith(scenarios, 'shipped')
-      return found && { scenario: found.scenario, param: found.id, withKey: true, why: `order ${found.id} has shipped` }
+      return found && { ...found, why: `order ${found.param} has shipped` }
     },
     order_not_pending: (scenarios) => {
+      // A pending order set to cancelled through the admin API: no built-in scenario holds a cancelled one.
       const found = orderWith(scenarios, 'pending')
       if (found === undefined) return undefined
-      const admin = {
-        steps: [{ admin: { method: 'PATCH', path: `/__sim/orders/${found.id}`, body: { status: 'cancelled' } } } as const],
-        text: `, set order ${found.id} to cancelled`,
-      }
-      return { scenario: found.scenario, admin, param: found.id, withKey: true, why: `order ${found.id} is cancelled, not pending` }
+      const patch = { admin: { method: 'PATCH', path: `/__sim/orders/${found.param}`, body: { status: 'cancelled' } } } as const
+      const admin = { steps: [patch], text: `, set order ${found.param} to cancelled` }
+      return { ...found, admin, why: `order ${found.param} is cancelled, not pending` }
     },
     pet_not_found: (scenarios) => {
-      const scenario = scenarios.find((each) => each.pets.length > 0)
+      const scenario = withPets(scenarios)
       if (scenario === undefined) return undefined
-      const id = freeId(scenario.pets)
-      return { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds no pet ${id}` }
+      const param = freeId(scenario.pets)
+      return { scenario: scenario.name, param, why: `scenario ${scenario.name} holds no pet ${param}` }
     },
   }),
 )
@@ -129,21 +132,18 @@ const BY_SUCCESS = new Map(
   Object.entries<Rule>({
     'DELETE order': (scenarios) => {
       const found = orderWith(scenarios, 'pending')
-      return found && { scenario: found.scenario, param: found.id, withKey: true, why: `order ${found.id} is pending` }
+      return found && { ...found, why: `order ${found.param} is pending` }
     },
     'GET list': (scenarios, outcome) => {
       const empty = outcome.id.endsWith('.empty')
       const scenario = scenarios.find((each) => (each.orders.length > 0 || each.generates) !== empty)
-      if (scenario === undefined) return undefined
-      const why = empty ? `scenario ${scenario.name} holds no orders` : `scenario ${scenario.name} holds orders`
-      return { scenario: scenario.name, param: '', withKey: true, why }
+      return scenario && { scenario: scenario.name, param: '', why: `scenario ${scenario.name} holds ${empty ? 'no orders' : 'orders'}` }
     },
     'GET pet': (scenarios) => {
-      const scenario = scenarios.find((each) => each.pets.length > 0)
-      const id = scenario?.pets[0]
-      return scenario && id !== undefined
-        ? { scenario: scenario.name, param: id, withKey: true, why: `scenario ${scenario.name} holds pet ${id}` }
-        : undefined
+      const scenario = withPets(scenarios)
+      const param = scenario?.pets[0]
+      if (scenario === undefined || param === undefined) return undefined
+      return { scenario: scenario.name, param, why: `scenario ${scenario.name} holds pet ${param}` }
     },
   }),
 )
@@ -171,7 +171,7 @@ export function recipeOf(outcome: Outcome, basePath = '/v1'): Recipe {
   const base = basePath.replace(/\/+$/, '')
   const path = base + operation.path.replace(/\{[^}]+\}/, encodeURIComponent(plan.param))
   const request: RecipeStep = {
-    request: { method: operation.method, path, ...(plan.withKey ? { headers: { Authorization: `Bearer ${DEFAULT_KEY}` } } : {}) },
+    request: { method: operation.method, path, ...(plan.keyless ? {} : { headers: { Authorization: `Bearer ${DEFAULT_KEY}` } }) },
   }
   const steps: RecipeStep[] = [
     { admin: { method: 'POST', path: '/__sim/reset', body: { scenario: plan.scenario } } },
@@ -179,6 +179,6 @@ export function recipeOf(outcome: Outcome, basePath = '/v1'): Recipe {
     request,
   ]
   const changed = plan.admin?.text ?? ''
-  const key = plan.withKey ? 'with the key' : 'without a key'
+  const key = plan.keyless ? 'without a key' : 'with the key'
   return { text: `Reset to scenario ${plan.scenario}${changed}, then ${operation.method} ${path} ${key}: ${plan.why}.`, steps }
 }
