@@ -26,12 +26,17 @@ legend, .now, .hint { color: var(--muted); } .now, .hint, .error { width: 100%; 
 .error:empty, .now:empty { display: none; }
 /* Coverage: an outcome never answered is greyed besides its word "never", so the seen ones stand out at a glance. */
 tr.never td { color: var(--muted); }
+/* How to provoke an outcome never seen: a sentence, so it wraps in its column rather than widening the table
+   (10rem: what the corner panel has left beside the longest outcome id). */
+td.recipe { white-space: normal; min-width: 10rem; font-size: 0.85em; }
 /* The server's page: two columns, the right one wider (the requests have seven columns, the forms on the left wrap). */
 body.sim { margin: 0; }
 .page header, .page #token-form { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; padding: 0.5rem 1rem; border-bottom: 1px solid var(--line); }
 .page main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 1rem; }
 @media (min-width: 56rem) { .page main { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); } }
 .page #orders-section { grid-column: 1 / -1; }
+/* The last section, alone in its row: the whole width, so that each recipe reads on a line or two. */
+.page #coverage-section { grid-column: 1 / -1; }
 #banner { background: var(--banner); padding: 0.3rem 0.6rem; border-radius: 4px; margin: 0; }
 /* Fixed columns, and a path or id that wraps anywhere: the table fits its column, however long the path. */
 table[id$='requests-table'] { table-layout: fixed; font-size: 0.85rem; }

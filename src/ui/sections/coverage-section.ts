@@ -15,12 +15,22 @@ const mark = (count: number) => (count > 0 ? h('td', {}, h('span', { 'aria-hidde
 const deprecation = ({ method, path, calls, sunset }: ShownCoverage['deprecated'][number]) =>
   h('p', {}, `${method} ${path} is deprecated (sunset ${sunset.slice(0, 10)}): called ${calls} time${calls === 1 ? '' : 's'}.`)
 
-/** An outcome's row, found by its id: the id, its mark, its count. */
-const outcomeRow = ({ id, count }: ShownCoverage['outcomes'][number]) =>
-  h('tr', { 'data-outcome-id': id, class: count > 0 ? 'seen' : 'never' }, h('td', {}, id), mark(count), h('td', {}, String(count)))
+/**
+ * An outcome's row, found by its id: the id, its mark, its count, and for one never seen how to provoke it (the
+ * recipe's text GET /__sim/coverage gives: the panel does not carry the recipes' tables). Text, never markup.
+ */
+const outcomeRow = ({ id, count, recipe }: ShownCoverage['outcomes'][number]) =>
+  h(
+    'tr',
+    { 'data-outcome-id': id, class: count > 0 ? 'seen' : 'never' },
+    h('td', {}, id),
+    mark(count),
+    h('td', {}, String(count)),
+    h('td', { class: 'recipe' }, count > 0 ? '' : (recipe?.text ?? '')),
+  )
 
 export function coverageSection(ctx: PanelContext) {
-  const { table: outcomes, body } = table('Outcomes', ['outcome', 'seen', 'count'], ctx.id('coverage'))
+  const { table: outcomes, body } = table('Outcomes', ['outcome', 'seen', 'count', 'to provoke it'], ctx.id('coverage'))
   const provoked = table('Provoked with controls', ['control', 'outcome', 'count'], ctx.id('provoked'))
   // A visible title too: the table's aria-label names it for a screen reader only.
   const provokedPart = h('div', { hidden: true }, h('h3', {}, 'Provoked with controls'), provoked.table)
