@@ -22,7 +22,16 @@ export { PROVIDER_STATES } from './core/pact/parse-provider-state.js'
 export type { PactDocument, PactInteraction, PactProviderState } from './core/pact/pact-document.js'
 export type { PactOptions } from './core/pact/pact-names.js'
 export type { ProviderStateChange } from './core/pact/provider-states.js'
-export type { Control, Coverage, DeprecatedCalls, OutcomeCount, ProvokedCount } from './core/outcome-coverage/coverage-counter.js'
+export type {
+  Control,
+  Coverage,
+  CoveredOutcome,
+  DeprecatedCalls,
+  OutcomeCount,
+  ProvokedCount,
+  TestOutcomes,
+} from './core/outcome-coverage/coverage-counter.js'
+export type { Recipe, RecipeStep } from './core/outcome-coverage/outcome-recipes.js'
 
 // Orders that move on their own: the lifecycle, and the simulated clock.
 export type { Duration } from './core/lifecycle/duration.js'

@@ -147,6 +147,7 @@ test("package.json declares msw as a peer (the consumer's own copy builds and ru
     './bun',
     './chai',
     './jest-preset',
+    './node-test',
     './playwright',
     './storybook',
     './openapi.json',

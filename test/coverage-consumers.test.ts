@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process'
 import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { MergedCoverage } from '../src/cli/coverage-command/read-coverage.js'
 import { CLI, ROOT } from './support/cli-process.js'
@@ -132,11 +131,9 @@ describe('node:test with the node-test entry imported', () => {
   beforeAll(async () => {
     const folder = linkedProject(join(WORK, 'coverage-consumer-node-test'), 'module')
     folders.push(folder)
-    // The built entry by its file until package.json exports it as petstore-orders-simulator/node-test.
-    const entry = pathToFileURL(join(ROOT, 'dist/src/node-test.js')).href
     writeFileSync(
       join(folder, 'orders.test.mjs'),
-      `import '${entry}'
+      `import 'petstore-orders-simulator/node-test'
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupSimulatorServer, writeCoverage } from 'petstore-orders-simulator/node'
