@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path'
 import { afterEach, beforeEach, expect } from '@jest/globals'
-import { setCurrentTest } from './core/outcome-coverage/current-test.js'
+import { testEnded, testStarted } from './core/outcome-coverage/current-test.js'
 import { type ReceivedMatchers, toHaveReceived } from './core/simulator/to-have-received.js'
 import type { RequestFilter } from './core/state/request-filter.js'
 
@@ -35,10 +35,18 @@ function jestTestName(testPath: string | undefined, currentTestName: string | un
 
 // Each test's name, for coverage to attribute the answers its requests get (docs/coverage.md). Between tests
 // (beforeAll, afterAll) no test runs, so nothing is attributed. Hooks of a setupFilesAfterEnv file wrap every test.
-beforeEach(() => {
+/** The running test's name as Jest's expect state gives it, in its hooks too. */
+const runningJestTest = () => {
   const { testPath, currentTestName } = expect.getState()
-  setCurrentTest(jestTestName(testPath, currentTestName))
+  return jestTestName(testPath, currentTestName)
+}
+beforeEach(() => {
+  const name = runningJestTest()
+  if (name !== undefined) testStarted(name)
 })
-afterEach(() => setCurrentTest(undefined))
+afterEach(() => {
+  const name = runningJestTest()
+  if (name !== undefined) testEnded(name)
+})
 
 export type { RequestFilter }

@@ -2,7 +2,7 @@
 // (or `node --test --import petstore-orders-simulator/node-test`) names each test for coverage (docs/coverage.md).
 import { relative, sep } from 'node:path'
 import { afterEach, beforeEach } from 'node:test'
-import { setCurrentTest } from './core/outcome-coverage/current-test.js'
+import { testEnded, testStarted } from './core/outcome-coverage/current-test.js'
 
 /** The parts of node:test's TestContext a name is made of; `filePath` came in Node.js 22.6. */
 interface NamedContext {
@@ -20,5 +20,5 @@ function nodeTestName(context: NamedContext, mainFile: string | undefined = proc
 }
 
 // Between tests (before, after) no test runs, so nothing is attributed.
-beforeEach((context) => setCurrentTest(nodeTestName(context as unknown as NamedContext)))
-afterEach(() => setCurrentTest(undefined))
+beforeEach((context) => testStarted(nodeTestName(context as unknown as NamedContext)))
+afterEach((context) => testEnded(nodeTestName(context as unknown as NamedContext)))

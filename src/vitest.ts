@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect } from 'vitest'
-import { setCurrentTest } from './core/outcome-coverage/current-test.js'
+import { testEnded, testStarted } from './core/outcome-coverage/current-test.js'
 import { type ReceivedMatchers, toHaveReceived } from './core/simulator/to-have-received.js'
 import type { RequestFilter } from './core/state/request-filter.js'
 
@@ -21,5 +21,5 @@ expect.extend({
 // Each test's name, for coverage to attribute the answers its requests get (docs/coverage.md): `fullName` is
 // the file and the titles, `test/cancel.test.ts > cancel > a shipped order is 409`. Between tests (beforeAll,
 // afterAll) no test runs, so nothing is attributed. A setup file's hooks run around every test of every file.
-beforeEach(({ task }) => setCurrentTest(task.fullName))
-afterEach(() => setCurrentTest(undefined))
+beforeEach(({ task }) => testStarted(task.fullName))
+afterEach(({ task }) => testEnded(task.fullName))

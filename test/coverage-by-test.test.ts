@@ -6,6 +6,8 @@ import { coverageMain } from '../src/cli/coverage-command/coverage-main.js'
 import { readCoverage, testsByOutcome } from '../src/cli/coverage-command/read-coverage.js'
 import { type Coverage, createSimulator } from '../src/index.js'
 import { startSimulatorServer } from '../src/server.js'
+import { runningTests, testEnded, testStarted } from '../src/core/outcome-coverage/current-test.js'
+import { testTime } from './support/test-time.js'
 // What a project's setupFiles holds: from here on, each test of this file is named for coverage.
 import '../src/vitest.js'
 
@@ -49,6 +51,25 @@ describe('in a vitest run with the entry', () => {
         outcomes: ['listOrders.200', 'cancelOrder.409.order_already_shipped'],
       },
     ])
+  })
+
+  test('a slow answer is the test’s whose request it was, though another test runs when it comes', async () => {
+    const time = testTime()
+    const sim = createSimulator({ scenario: 'shipped', time, latency: { cancelOrder: 100 } })
+    const slow = sim.fetch(`${API}/store/orders/1`, { method: 'DELETE', headers: KEY })
+    await time.untilPending()
+    // As a runner's entry does between tests: this one ends, the next one starts, then the answer comes.
+    const current = runningTests()[0] ?? ''
+    testEnded(current)
+    testStarted('test/next.test.ts > the next test')
+    try {
+      await time.advance(100)
+      expect((await slow).status).toBe(409)
+    } finally {
+      testEnded('test/next.test.ts > the next test')
+      testStarted(current)
+    }
+    expect(sim.coverage().tests).toEqual([{ name: current, outcomes: ['cancelOrder.409.order_already_shipped'] }])
   })
 
   test('over HTTP too, a server in the test process: GET /__sim/coverage names the test, and each outcome has its recipe', async () => {
@@ -106,6 +127,28 @@ describe('petstore-sim coverage merges the tests of its files', () => {
   test('the tests each file left out past its bound add up', () => {
     const folder = folderOf({ 'a.json': withTests([], { testsLeftOut: 2 }), 'b.json': withTests([], { testsLeftOut: 3 }) })
     expect(readCoverage([folder]).coverage.testsLeftOut).toBe(5)
+  })
+
+  test('the merge keeps a file’s bound: past 10,000 tests the rest are counted as left out, and the result merges again', () => {
+    const tests = (prefix: string) =>
+      Array.from({ length: 6000 }, (_, index) => ({ name: `${prefix}.test.ts > ${index}`, outcomes: ['listOrders.200'] }))
+    const folder = folderOf({ 'a.json': withTests(tests('a')), 'b.json': withTests(tests('b')) })
+    const { coverage } = readCoverage([folder])
+    expect([coverage.tests.length, coverage.testsLeftOut]).toEqual([10_000, 2000])
+    const again = folderOf({ 'merged.json': coverage })
+    expect(readCoverage([again]).coverage.tests).toHaveLength(10_000)
+  })
+
+  test('recipes are made again for the base path the files’ simulator served, when every file agrees', () => {
+    const at = (basePath: string) => ({ ...createSimulator({ baseUrl: `https://api.petstore.example${basePath}` }).coverage() })
+    const listPath = (folder: string) => {
+      const steps = readCoverage([folder]).coverage.outcomes.find((outcome) => outcome.id === 'cancelOrder.204')?.recipe.steps ?? []
+      const last = steps.at(-1)
+      return last !== undefined && 'request' in last ? last.request.path : undefined
+    }
+    expect(listPath(folderOf({ 'a.json': at('/api'), 'b.json': at('/api') }))).toBe('/api/store/orders/1')
+    // Files that disagree, or a hostile path, give the default base.
+    expect(listPath(folderOf({ 'a.json': at('/api'), 'b.json': at('/v2') }))).toBe('/v1/store/orders/1')
   })
 
   test('--json carries the tests, and on each outcome the names of those that saw it', () => {

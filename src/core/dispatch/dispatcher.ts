@@ -1,4 +1,5 @@
 import { ApiError, errorReply } from '../api-error.js'
+import { runningTests } from '../outcome-coverage/current-test.js'
 import type { Int64Key } from '../int64.js'
 import type { ApiPath } from '../operations/api-path.js'
 import { apiPathOf, isUnderBase, type ApiBase, type Operation, type RouteUrl } from '../operations/routing.js'
@@ -107,7 +108,7 @@ function settle(context: RequestContext, reply: Reply, error: ApiError | null, b
     record.authorization = request.header('Authorization')
     record.message = error?.message ?? null
   }
-  if (operation !== null && instance !== null) instance.coverage.count(record)
+  if (operation !== null && instance !== null) instance.coverage.count(record, context.arrived.tests)
   ;(instance?.journal ?? context.setup.journal).record(record)
   return reply
 }
@@ -168,7 +169,8 @@ function arrive(
   param: string,
   path: ApiPath | null,
 ): RequestContext {
-  const arrived = { time: setup.time.now(), started: performance.now() }
+  // The tests running as it arrives, for coverage: a slow answer is still theirs when it comes.
+  const arrived = { time: setup.time.now(), started: performance.now(), tests: runningTests() }
   // Read once: the state and the journal entry both go by it.
   const named = sessionNamedBy(request)
   let instance: Instance | null = null

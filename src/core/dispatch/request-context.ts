@@ -88,8 +88,8 @@ export interface RequestContext {
    * request, and for one no route or target may take (the base or an operation's path in another case).
    */
   readonly path: ApiPath | null
-  /** When it arrived: the wall clock for the journal entry, the monotonic one for its duration. */
-  readonly arrived: Arrival
+  /** When it arrived (the wall clock for the journal entry, the monotonic one for its duration), and the tests running then. */
+  readonly arrived: Arrival & { readonly tests: readonly string[] }
   /** The header that named its session, for the journal; null when it named none (the default state). */
   readonly namedBy: SessionHeader | null
   /** The state it acts on; null when none could be found or made (`refusal` says why). */

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import type { JournalRecord } from '../state/journal.js'
 import { createCoverageCounter } from './coverage-counter.js'
-import { currentTestName, MAX_TEST_NAME, MAX_TESTS, setCurrentTest, testName } from './current-test.js'
+import { MAX_TEST_NAME, MAX_TESTS, runningTests, testEnded, testName, testStarted } from './current-test.js'
 
 const SUNSET = new Date('2027-01-01T00:00:00Z')
 
@@ -23,7 +23,7 @@ const SHIPPED = record({ operation: 'cancelOrder', status: 409, code: 'order_alr
 /** A counter whose running test is whatever `running.name` says now. */
 function counterWithTests() {
   const running: { name: string | undefined } = { name: undefined }
-  return { running, counter: createCoverageCounter({ testName: () => running.name }) }
+  return { running, counter: createCoverageCounter({ tests: () => (running.name === undefined ? [] : [running.name]) }) }
 }
 
 test('each counted answer is attributed to the test running then, its outcomes in the document order', () => {
@@ -106,18 +106,43 @@ test('a name is kept at most 200 characters, cut with a marker, its control char
   expect(testName(`${'a'.repeat(MAX_TEST_NAME - 2)}😀😀`)).toBe(`${'a'.repeat(MAX_TEST_NAME - 2)}…`)
 })
 
-test('the running test is one process-wide slot: what a runner entry sets, any copy of the package reads', () => {
-  setCurrentTest('b.test.ts > reads')
+test('the running tests are one process-wide slot: what a runner entry sets, any copy of the package reads', () => {
+  testStarted('b.test.ts > reads')
   try {
-    expect(currentTestName()).toBe('b.test.ts > reads')
-    expect((globalThis as Record<symbol, unknown>)[Symbol.for('petstore-orders-simulator.current-test')]).toBe('b.test.ts > reads')
+    expect(runningTests()).toEqual(['b.test.ts > reads'])
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for('petstore-orders-simulator.current-test')]).toEqual(['b.test.ts > reads'])
     const counter = createCoverageCounter()
     counter.count(LIST)
     expect(counter.report(SUNSET).tests).toEqual([{ name: 'b.test.ts > reads', outcomes: ['listOrders.200'] }])
   } finally {
-    setCurrentTest(undefined)
+    testEnded('b.test.ts > reads')
   }
-  expect(currentTestName()).toBeUndefined()
+  expect(runningTests()).toEqual([])
+})
+
+test('tests running at once (concurrent ones, a subtest inside its test) each get the answer; one ending leaves the others', () => {
+  const counter = createCoverageCounter()
+  testStarted('c.test.ts > parent')
+  testStarted('c.test.ts > parent > child')
+  testStarted('c.test.ts > concurrent')
+  try {
+    const seen = runningTests()
+    testEnded('c.test.ts > parent > child')
+    // The list a request arrived with is its own: later changes do not move it.
+    expect(seen).toEqual(['c.test.ts > parent', 'c.test.ts > parent > child', 'c.test.ts > concurrent'])
+    expect(runningTests()).toEqual(['c.test.ts > parent', 'c.test.ts > concurrent'])
+    counter.count(SHIPPED, seen)
+    counter.count(LIST)
+  } finally {
+    testEnded('c.test.ts > concurrent')
+    testEnded('c.test.ts > parent')
+  }
+  expect(runningTests()).toEqual([])
+  expect(counter.report(SUNSET).tests).toEqual([
+    { name: 'c.test.ts > parent', outcomes: ['listOrders.200', 'cancelOrder.409.order_already_shipped'] },
+    { name: 'c.test.ts > parent > child', outcomes: ['cancelOrder.409.order_already_shipped'] },
+    { name: 'c.test.ts > concurrent', outcomes: ['listOrders.200', 'cancelOrder.409.order_already_shipped'] },
+  ])
 })
 
 test("each outcome carries its recipe, its requests under the simulator's base path", () => {

@@ -1,6 +1,6 @@
 import type { OperationId } from '../operations/registry.js'
 import type { JournalRecord } from '../state/journal.js'
-import { currentTestName } from './current-test.js'
+import { runningTests } from './current-test.js'
 import { type Recipe, recipeOf } from './outcome-recipes.js'
 import { type DeprecatedOperation, type Outcome, outcomeId, SPEC_OUTCOMES } from './outcomes.js'
 import { createTestAttribution } from './test-attribution.js'
@@ -144,8 +144,8 @@ function provokedCode({ code = null, fault }: JournalRecord): string | null {
 /** How a counter is made: the simulator's API base path (for the recipes), and how it reads the running test's name. */
 export interface CounterOptions {
   basePath?: string
-  /** The running test's full name, or undefined; read once per counted answer. Default: what a runner's entry said. */
-  testName?: () => string | undefined
+  /** The tests running now, for a count told none (in process, tests): default, what a runner's entry said. */
+  tests?: () => readonly string[]
 }
 
 /**
@@ -154,11 +154,11 @@ export interface CounterOptions {
  * and the rate limit make (a few dozen); the tests named are at most
  * `MAX_TESTS`, each name at most `MAX_TEST_NAME` characters.
  */
-export function createCoverageCounter({ basePath, testName: runningTest = currentTestName }: CounterOptions = {}) {
+export function createCoverageCounter({ basePath, tests: running = runningTests }: CounterOptions = {}) {
   const slots = slotsByOperation()
   const provoked = new Map<string, ProvokedCount>()
   const calls = new Map<string, number>()
-  const tests = createTestAttribution<Slot>(runningTest)
+  const tests = createTestAttribution<Slot>()
   let revision = 0
   const countProvoked = (record: JournalRecord, control: Control, code: string | null, empty: boolean, status = record.status) => {
     const operation = record.operation as OperationId
@@ -169,8 +169,11 @@ export function createCoverageCounter({ basePath, testName: runningTest = curren
     else known.count++
   }
   return {
-    /** Counts one request's record (the dispatcher's, once per request): what an operation's rules or controls answered. */
-    count(record: JournalRecord): void {
+    /**
+     * Counts one request's record (the dispatcher's, once per request): what an operation's rules or controls
+     * answered; `names`, the tests running as it arrived, are told the outcome (a slow answer stays its test's).
+     */
+    count(record: JournalRecord, names: readonly string[] = running()): void {
       const { operation, status, aborted = false, delayed = false } = record
       // Only what reached an operation's rules or controls: not a refused session or a body over the limit.
       if (operation === null || record.answeredBy === undefined || record.answeredBy === 'refused') return
@@ -187,7 +190,7 @@ export function createCoverageCounter({ basePath, testName: runningTest = curren
         // An answer no outcome documents (a 500 of a bug) is the simulator's, not the service's: not counted.
         if (slot !== undefined) {
           slot.count++
-          tests.add(slot)
+          tests.add(slot, names)
         }
         // A slow body is the service's answer too, and what the fault made of it (a thrown error or a 204 has none to slow).
         if (record.fault === 'slow-body' && code === null && record.body !== 'none') countProvoked(record, 'fault', 'slow-body', empty)

@@ -19,15 +19,28 @@ const CUT_MARKER = '…'
 
 type Slot = Record<symbol, unknown>
 
-/** The running test's full name, or undefined between tests and outside a runner that tells it. One property read. */
-export function currentTestName(): string | undefined {
-  const name = (globalThis as Slot)[CURRENT_TEST]
-  return typeof name === 'string' ? name : undefined
+const NONE: readonly string[] = Object.freeze([])
+
+/**
+ * The tests running now, by full name: one, several (concurrent tests, a subtest inside its test), or
+ * none between tests and outside a runner that tells. One property read; the list is replaced, never
+ * changed, so a request may keep the one it arrived with.
+ */
+export function runningTests(): readonly string[] {
+  const names = (globalThis as Slot)[CURRENT_TEST]
+  return Array.isArray(names) ? names : NONE
 }
 
-/** Says which test runs from now on (its full name), or that none does (undefined). The name is kept as `testName` makes it. */
-export function setCurrentTest(name: string | undefined): void {
-  ;(globalThis as Slot)[CURRENT_TEST] = name === undefined ? undefined : testName(name)
+/** Says a test started (its full name, kept as `testName` makes it): answers from now on count for it too. */
+export function testStarted(name: string): void {
+  ;(globalThis as Slot)[CURRENT_TEST] = [...runningTests(), testName(name)]
+}
+
+/** Says a test ended: the others still running keep their names (a concurrent test, the test around a subtest). */
+export function testEnded(name: string): void {
+  const names = runningTests()
+  const at = names.lastIndexOf(testName(name))
+  if (at !== -1) (globalThis as Slot)[CURRENT_TEST] = [...names.slice(0, at), ...names.slice(at + 1)]
 }
 
 /**
