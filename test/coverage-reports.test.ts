@@ -1,6 +1,6 @@
 // `petstore-sim coverage --format ctrf|junit|json --out <file>` and `--by-test`: the reports CI dashboards read
 // (issue 59, item 3), held to CTRF's published schema and to an XML parser, and the gate the same with every format.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv } from 'ajv'
@@ -235,6 +235,16 @@ test('bad --format and --out: one line, exit 2, nothing written', async () => {
   )
   writeFileSync(join(place, 'a-file'), 'kept')
   expect(refused('--format', 'junit', '--out', join(place, 'a-file', 'junit.xml'))).toContain(': a part of its path is not a folder.')
+  // A link is not replaced by a file: where it leads is never written either.
+  writeFileSync(join(place, 'target.json'), 'old')
+  symlinkSync(join(place, 'target.json'), join(place, 'link.json'))
+  expect(refused('--format', 'ctrf', '--out', join(place, 'link.json'))).toBe(
+    `Failed to write ${join(place, 'link.json')}: it is a link or a special file, not a regular file (leave out --out to print the report to standard output). Nothing was written.\n`,
+  )
+  expect(lstatSync(join(place, 'link.json')).isSymbolicLink()).toBe(true)
+  expect(readFileSync(join(place, 'target.json'), 'utf8')).toBe('old')
+  rmSync(join(place, 'link.json'))
+  rmSync(join(place, 'target.json'))
   // A coverage file the run cannot read: the report is not written either.
   writeFileSync(join(dir, 'broken.json'), '{"outcomes": [')
   expect(refused('--format', 'ctrf', '--out', join(place, 'ctrf.json'))).toContain('broken.json is not a coverage file')

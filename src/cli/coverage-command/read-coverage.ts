@@ -12,6 +12,7 @@ import {
   provokedKey,
   type TestOutcomes,
 } from '../../core/outcome-coverage/coverage-counter.js'
+import { MAX_TESTS } from '../../core/outcome-coverage/current-test.js'
 import { SPEC_OUTCOMES } from '../../core/outcome-coverage/outcomes.js'
 import { systemErrorCode } from '../../core/system-error-code.js'
 
@@ -99,6 +100,29 @@ function readFile(file: string): CoverageFile {
   return parsed.output
 }
 
+/** What a list's recipe asks for under the base: the base is what comes before it. */
+const LIST_PATH = '/store/orders'
+/** A base path as `--base-path` takes one: segments of plain characters (what a file says is not trusted further). */
+const PLAIN_BASE = /^(\/[A-Za-z0-9._~-]{1,64}){0,16}$/
+
+/**
+ * The API base the files' simulators served, read from their list recipes, when every file that has one
+ * agrees: the recipes printed are made again for it (never the files' texts). Otherwise the default, /v1.
+ */
+function basePathOf(parts: readonly CoverageFile[]): string | undefined {
+  const bases = new Set<string>()
+  for (const part of parts) {
+    const recipe = part.outcomes.find((outcome) => outcome.id === 'listOrders.200')?.recipe
+    const last = recipe?.steps.at(-1)
+    if (last === undefined || !('request' in last)) continue
+    const { path } = last.request
+    if (!path.endsWith(LIST_PATH)) return undefined
+    bases.add(path.slice(0, -LIST_PATH.length))
+  }
+  const [base] = bases
+  return bases.size === 1 && base !== undefined && PLAIN_BASE.test(base) ? base || '/' : undefined
+}
+
 /** The coverage of every file, added up, in the shape one file has, each outcome with the tests that saw it. */
 function mergeCoverage(parts: readonly CoverageFile[]): MergedCoverage {
   const counts = new Map<string, number>()
@@ -132,8 +156,15 @@ function mergeCoverage(parts: readonly CoverageFile[]): MergedCoverage {
     testsLeftOut += part.testsLeftOut ?? 0
   }
   const order = SPEC_OUTCOMES.outcomes.map((outcome) => outcome.id)
-  const named = [...tests].map(([name, seen]) => ({ name, outcomes: order.filter((id) => seen.has(id)) }))
-  const merged = coverageOf(counts, [...provoked.values()], [...deprecated.values()], { tests: named, testsLeftOut })
+  // The merged result keeps the bound a file has, so that it merges again (CI shards merged in two steps).
+  const all = [...tests]
+  testsLeftOut += Math.max(0, all.length - MAX_TESTS)
+  const named = all.slice(0, MAX_TESTS).map(([name, seen]) => ({ name, outcomes: order.filter((id) => seen.has(id)) }))
+  const merged = coverageOf(counts, [...provoked.values()], [...deprecated.values()], {
+    basePath: basePathOf(parts),
+    tests: named,
+    testsLeftOut,
+  })
   return {
     ...merged,
     outcomes: merged.outcomes.map((outcome) => ({ ...outcome, tests: testsSeeing(named, outcome.id) })),

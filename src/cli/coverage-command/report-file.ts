@@ -17,7 +17,7 @@ const PROBLEMS: Readonly<Record<string, string>> = {
 }
 
 /** The file system calls a write makes: node's, or a test's that fails where it is told to. */
-export type ReportFs = Pick<typeof nodeFs, 'statSync' | 'writeFileSync' | 'renameSync' | 'rmSync'>
+export type ReportFs = Pick<typeof nodeFs, 'statSync' | 'lstatSync' | 'writeFileSync' | 'renameSync' | 'rmSync'>
 
 /**
  * Writes `text` to a temporary file beside `file`, then renames it over `file`: a reader sees the old file or the
@@ -33,6 +33,10 @@ export function writeReportFile(file: string, text: string, fs: ReportFs = nodeF
   try {
     // A rename onto a folder fails with a code that says less (ENOTEMPTY); say it plainly first.
     if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() === true) return said('it is a folder')
+    // A rename would replace a link (or a pipe, a device) with a file instead of writing where it leads.
+    const there = fs.lstatSync(file, { throwIfNoEntry: false })
+    if (there !== undefined && !there.isFile())
+      return said('it is a link or a special file, not a regular file (leave out --out to print the report to standard output)')
   } catch (error) {
     return failed(error)
   }
