@@ -1,22 +1,11 @@
 import { expect, test } from 'vitest'
-import type { JournalRecord } from '../state/journal.js'
 import { createCoverageCounter } from './coverage-counter.js'
 import { MAX_TEST_NAME, MAX_TESTS, runningTests, testEnded, testName, testStarted } from './current-test.js'
+import { journalRecord } from '../../../test/support/journal-record.js'
 
 const SUNSET = new Date('2027-01-01T00:00:00Z')
 
-/** One answered request as the dispatcher records it. */
-const record = (fields: Partial<JournalRecord> & Pick<JournalRecord, 'operation' | 'status'>): JournalRecord => ({
-  time: 0,
-  method: 'GET',
-  path: '/store/orders',
-  duration: 1,
-  orderId: null,
-  answeredBy: 'operation',
-  body: 'some',
-  code: null,
-  ...fields,
-})
+const record = journalRecord
 const LIST = record({ operation: 'listOrders', status: 200 })
 const SHIPPED = record({ operation: 'cancelOrder', status: 409, code: 'order_already_shipped' })
 

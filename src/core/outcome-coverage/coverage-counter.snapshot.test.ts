@@ -1,23 +1,12 @@
 import * as v from 'valibot'
 import { expect, test } from 'vitest'
-import type { JournalRecord } from '../state/journal.js'
 import { type CoverageSnapshot, createCoverageCounter } from './coverage-counter.js'
 import { coverageSnapshotSchema } from './coverage-snapshot-schema.js'
+import { journalRecord } from '../../../test/support/journal-record.js'
 
 const SUNSET = new Date('2027-01-01T00:00:00Z')
 
-/** One answered request as the dispatcher records it. */
-const record = (fields: Partial<JournalRecord> & Pick<JournalRecord, 'operation' | 'status'>): JournalRecord => ({
-  time: 0,
-  method: 'GET',
-  path: '/store/orders',
-  duration: 1,
-  orderId: null,
-  answeredBy: 'operation',
-  body: 'some',
-  code: null,
-  ...fields,
-})
+const record = journalRecord
 
 /** A counter that saw a bit of everything: outcomes, an empty list, provoked answers, a slow one, deprecated calls. */
 function busyCounter() {
