@@ -96,8 +96,11 @@ function isBoundedPlain(value: unknown): boolean {
 const plain = v.custom<Plain>(isBoundedPlain, `plain JSON of at most ${MAX_NODES} values, ${MAX_DEPTH} levels deep`)
 const named = v.pipe(v.string(), v.minLength(1, 'is empty'), v.maxLength(MAX_TEXT, `is longer than ${MAX_TEXT} characters`))
 
-/** `startedWith` in a document: what this simulator writes, each option's value bounded. */
-export const startedWithSchema = v.strictObject({
+/**
+ * `startedWith` in a document: what this simulator writes, each option's value bounded. Typed by what it
+ * gives: valibot's own type of it nests the recursive `Plain` past what a consumer's tsc checks (skipLibCheck off).
+ */
+export const startedWithSchema: v.GenericSchema<unknown, StartedWith> = v.strictObject({
   scenario: v.union([
     named,
     v.strictObject({ name: named, fingerprint: v.pipe(v.string(), v.regex(FINGERPRINT, 'is not a fingerprint this simulator writes')) }),
@@ -109,7 +112,7 @@ export const startedWithSchema = v.strictObject({
   rateLimit: v.optional(plain),
   faults: v.optional(plain),
   lifecycle: v.optional(plain),
-}) satisfies v.GenericSchema<unknown, StartedWith>
+})
 
 /** A value's JSON text with each object's keys sorted: equal texts, equal values. Bounded in depth by the schema. */
 function canonical(value: unknown): string {
